@@ -1,0 +1,203 @@
+// mpk/buffer.hpp - where a writer puts its bytes.
+//
+// Three sinks share one small interface (the `sink` concept below):
+//   buffer       owning, growable memory; never zero-filled; growth policy of your choice
+//   span_sink    caller memory of fixed size; running out is errc::buffer_full, never UB
+//   stream_sink  a bounded staging area flushed to a callback, fd, FILE* or std::ostream
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iosfwd>
+#include <span>
+#include <string_view>
+
+#include "error.hpp"
+
+namespace mpk::inline v0 {
+
+/// The interface a writer needs from its output.
+///
+/// `prepare(n)` returns room for at least `n` bytes at the end of the output, or nullptr
+/// when there is none (then `failure()` says why); `commit(n)` makes the first `n` of them
+/// part of the output. `append(p, n)` copies `n` bytes at once and returns false on failure.
+template <class S>
+concept sink = requires(S& s, std::size_t n, const std::byte* p) {
+  { s.prepare(n) } -> std::same_as<std::byte*>;
+  s.commit(n);
+  { s.append(p, n) } -> std::same_as<bool>;
+  { s.failure() } -> std::same_as<errc>;
+};
+
+/// How a buffer grows when a write needs more room than it has.
+enum class growth : std::uint8_t {
+  geometric,        ///< at least double the capacity (the default: amortised O(1) per byte)
+  fixed_increment,  ///< grow by `increment` bytes (or by what the write needs, if more)
+  exact,            ///< grow by exactly what the write needs: least memory, most reallocations
+};
+
+/// Options of a buffer's growth.
+///
+///     mpk::buffer buf(mpk::growth_policy{mpk::growth::fixed_increment, 64 * 1024});
+struct growth_policy {
+  growth kind = growth::geometric;
+  std::size_t increment = 64 * 1024;  ///< used by growth::fixed_increment only
+};
+
+/// An owning, growable byte buffer; the default sink of `mpk::writer`.
+///
+/// Memory is never zero-filled. `clear()` keeps the capacity for the next message;
+/// `release()` frees it. Copying copies the bytes; moving steals them.
+///
+///     mpk::buffer buf;
+///     mpk::writer w(buf);
+///     w.write(42);
+///     send(buf.data(), buf.size());
+class buffer {
+ public:
+  buffer() noexcept = default;
+  explicit buffer(growth_policy policy) noexcept : policy_(policy) {}
+  /// Reserves `initial_capacity` bytes up front (no error if that allocation fails: the
+  /// first write will report errc::out_of_memory).
+  explicit buffer(std::size_t initial_capacity, growth_policy policy = {}) noexcept;
+  buffer(const buffer& other);
+  buffer(buffer&& other) noexcept;
+  buffer& operator=(const buffer& other);
+  buffer& operator=(buffer&& other) noexcept;
+  ~buffer();
+
+  std::byte* data() noexcept { return data_; }
+  const std::byte* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t capacity() const noexcept { return capacity_; }
+  bool empty() const noexcept { return size_ == 0; }
+  /// The bytes written so far.
+  std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  operator std::span<const std::byte>() const noexcept { return bytes(); }  // NOLINT
+
+  growth_policy policy() const noexcept { return policy_; }
+  void set_policy(growth_policy policy) noexcept { policy_ = policy; }
+
+  /// Forgets the contents and keeps the capacity, for reuse with the next message.
+  void clear() noexcept { size_ = 0; }
+  /// Makes the capacity at least `n` bytes; returns false if the allocation failed.
+  bool reserve(std::size_t n) noexcept;
+  /// Cuts the contents to `n` bytes (no effect when `n >= size()`).
+  void truncate(std::size_t n) noexcept { size_ = n < size_ ? n : size_; }
+  /// Frees the memory; the buffer is empty with capacity 0 and can be used again.
+  void release() noexcept;
+
+  // --- sink interface ---
+  std::byte* prepare(std::size_t n) noexcept {
+    if (capacity_ - size_ >= n) [[likely]]
+      return data_ + size_;
+    return grow_for(n);
+  }
+  void commit(std::size_t n) noexcept { size_ += n; }
+  bool append(const std::byte* p, std::size_t n) noexcept {
+    std::byte* out = prepare(n);
+    if (out == nullptr) return false;
+    if (n != 0) std::memcpy(out, p, n);
+    size_ += n;
+    return true;
+  }
+  errc failure() const noexcept { return errc::out_of_memory; }
+
+ private:
+  std::byte* grow_for(std::size_t n) noexcept;  // cold path, in src/buffer.cpp
+
+  std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+  growth_policy policy_{};
+};
+
+/// A sink over caller memory of fixed size. Writing past its end is not possible: the write
+/// fails with errc::buffer_full and nothing is written beyond `capacity()`.
+///
+///     std::array<std::byte, 64> mem;
+///     mpk::span_sink out(mem);
+///     mpk::writer w(out);
+class span_sink {
+ public:
+  explicit span_sink(std::span<std::byte> memory) noexcept : memory_(memory) {}
+
+  std::byte* data() const noexcept { return memory_.data(); }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t capacity() const noexcept { return memory_.size(); }
+  std::span<const std::byte> bytes() const noexcept { return memory_.first(size_); }
+  void clear() noexcept { size_ = 0; }
+
+  std::byte* prepare(std::size_t n) noexcept {
+    return memory_.size() - size_ >= n ? memory_.data() + size_ : nullptr;
+  }
+  void commit(std::size_t n) noexcept { size_ += n; }
+  bool append(const std::byte* p, std::size_t n) noexcept {
+    std::byte* out = prepare(n);
+    if (out == nullptr) return false;
+    if (n != 0) std::memcpy(out, p, n);
+    size_ += n;
+    return true;
+  }
+  errc failure() const noexcept { return errc::buffer_full; }
+
+ private:
+  std::span<std::byte> memory_;
+  std::size_t size_ = 0;
+};
+
+/// A sink that stages bytes in a bounded buffer and hands them to a target when it fills,
+/// on `flush()`, and on destruction (where a failure can no longer be reported: call
+/// `flush()` yourself and check it).
+///
+/// Targets: a callback, a file descriptor, a `FILE*` or a `std::ostream`. The sink does not
+/// own or close the target. A write error of the target is errc::io_error, and sticky.
+///
+///     mpk::stream_sink out(stdout);
+///     mpk::writer w(out);
+///     w.write("hello");
+///     if (auto e = out.flush()) ...
+class stream_sink {
+ public:
+  /// Called with each chunk of output; returns false to report an I/O error.
+  using callback = bool (*)(void* context, std::span<const std::byte> bytes);
+
+  static constexpr std::size_t default_capacity = 64 * 1024;
+
+  stream_sink(callback fn, void* context, std::size_t capacity = default_capacity);
+  explicit stream_sink(int fd, std::size_t capacity = default_capacity);
+  explicit stream_sink(std::FILE* file, std::size_t capacity = default_capacity);
+  explicit stream_sink(std::ostream& os, std::size_t capacity = default_capacity);
+  stream_sink(const stream_sink&) = delete;
+  stream_sink& operator=(const stream_sink&) = delete;
+  ~stream_sink();
+
+  /// Hands all staged bytes to the target. Returns errc::io_error (sticky) on failure.
+  errc flush() noexcept;
+  /// Bytes handed to the target so far, plus those staged.
+  std::size_t total_size() const noexcept { return flushed_ + staging_.size(); }
+
+  std::byte* prepare(std::size_t n) noexcept {
+    if (staging_.capacity() - staging_.size() >= n) [[likely]]
+      return staging_.data() + staging_.size();
+    return make_room(n);
+  }
+  void commit(std::size_t n) noexcept { staging_.commit(n); }
+  bool append(const std::byte* p, std::size_t n) noexcept;
+  errc failure() const noexcept { return failure_; }
+
+ private:
+  std::byte* make_room(std::size_t n) noexcept;
+  bool emit(std::span<const std::byte> bytes) noexcept;
+
+  callback fn_;
+  void* context_;
+  buffer staging_;
+  std::size_t flushed_ = 0;
+  errc failure_ = errc::ok;
+};
+
+}  // namespace mpk::inline v0

@@ -1,0 +1,204 @@
+// mpk/error.hpp - error codes, errors with their byte offset, and result<T>.
+//
+// mpk reports failures as values: `errc` says what went wrong, `error` adds where (the byte
+// offset in the input, or the number of bytes written for a writer). `result<T>` holds either
+// a T or an error, like C++23's std::expected; `value()` throws `mpk::exception` when
+// exceptions are enabled and aborts otherwise, so code built with -fno-exceptions checks
+// `has_value()` or uses `get()`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+namespace mpk::inline v0 {
+
+/// What went wrong. One small list for every layer of mpk.
+enum class errc : std::uint8_t {
+  ok = 0,
+  truncated,          ///< the input ends inside a value
+  invalid_marker,     ///< the reserved byte 0xc1
+  type_mismatch,      ///< the value has another type than the one asked for
+  out_of_range,       ///< the value does not fit the target type
+  depth_exceeded,     ///< nesting deeper than limits::max_depth
+  limit_exceeded,     ///< a length or count above its limit, or above what the input can hold
+  invalid_utf8,       ///< a string that is not valid UTF-8
+  invalid_utf16,      ///< a lone surrogate in UTF-16 input
+  invalid_timestamp,  ///< timestamp with nanoseconds >= 10^9 or a bad length
+  duplicate_key,      ///< a map key seen twice where the policy forbids it
+  unknown_key,        ///< a map key the target does not know (strict mode)
+  missing_key,        ///< a required map key or array element is absent (strict mode)
+  trailing_bytes,     ///< bytes left over after the value
+  too_large,          ///< a string, binary or container too large for MessagePack (>= 2^32)
+  buffer_full,        ///< a fixed-size output buffer has no room left
+  out_of_memory,      ///< an allocation failed
+  io_error,           ///< reading or writing a file, descriptor or stream failed
+  invalid_argument,   ///< a caller error, e.g. an extension type outside -128..127
+};
+
+/// A short English message for an error code ("input ends inside a value", ...).
+/// Never returns nullptr.
+const char* message(errc code) noexcept;
+
+/// An error code and where it happened.
+///
+/// `offset` is the byte offset in the input where the offending value starts (reader,
+/// document, codec) or the number of bytes written before the failure (writer).
+struct error {
+  errc code = errc::ok;
+  std::size_t offset = 0;
+
+  /// True when this holds an error.
+  constexpr explicit operator bool() const noexcept { return code != errc::ok; }
+  const char* message() const noexcept { return mpk::message(code); }
+  /// "offset 12: input ends inside a value".
+  std::string to_string() const;
+
+  friend constexpr bool operator==(const error&, const error&) noexcept = default;
+  friend constexpr bool operator==(const error& e, errc c) noexcept { return e.code == c; }
+};
+
+/// The std::error_category of mpk::errc ("mpk").
+const std::error_category& error_category() noexcept;
+
+inline std::error_code make_error_code(errc e) noexcept {
+  return {static_cast<int>(e), error_category()};
+}
+
+/// Thrown by result<T>::value() on an error, when exceptions are enabled.
+class exception : public std::system_error {
+ public:
+  explicit exception(const error& e)
+      : std::system_error(make_error_code(e.code), e.to_string()), error_(e) {}
+  const mpk::error& error() const noexcept { return error_; }
+
+ private:
+  mpk::error error_;
+};
+
+namespace detail {
+[[noreturn]] void throw_error(const error& e);
+}  // namespace detail
+
+/// Either a T or an error, shaped like std::expected<T, error>.
+///
+///     mpk::result<int> r = ...;
+///     if (!r) std::puts(r.error().message());
+///     int v = *r;             // unchecked
+///     int w = r.value();      // throws mpk::exception (or aborts without exceptions)
+///     int x; if (auto e = r.get(x)) { ... }   // no exceptions
+template <class T>
+class [[nodiscard]] result {
+ public:
+  using value_type = T;
+
+  result() requires std::is_default_constructible_v<T> : has_(true) { new (&value_) T(); }
+  result(const T& v) : has_(true) { new (&value_) T(v); }  // NOLINT(implicit)
+  result(T&& v) : has_(true) { new (&value_) T(std::move(v)); }  // NOLINT(implicit)
+  result(error e) noexcept : has_(false) { new (&error_) error(e); }  // NOLINT(implicit)
+  result(errc c, std::size_t offset = 0) noexcept : result(error{c, offset}) {}  // NOLINT
+
+  result(const result& o) : has_(o.has_) {
+    if (has_) new (&value_) T(o.value_);
+    else new (&error_) error(o.error_);
+  }
+  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) : has_(o.has_) {
+    if (has_) new (&value_) T(std::move(o.value_));
+    else new (&error_) error(o.error_);
+  }
+  result& operator=(const result& o) {
+    if (this != &o) {
+      destroy();
+      has_ = o.has_;
+      if (has_) new (&value_) T(o.value_);
+      else new (&error_) error(o.error_);
+    }
+    return *this;
+  }
+  result& operator=(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    if (this != &o) {
+      destroy();
+      has_ = o.has_;
+      if (has_) new (&value_) T(std::move(o.value_));
+      else new (&error_) error(o.error_);
+    }
+    return *this;
+  }
+  ~result() { destroy(); }
+
+  bool has_value() const noexcept { return has_; }
+  explicit operator bool() const noexcept { return has_; }
+
+  /// The value; throws mpk::exception (aborts without exceptions) when this holds an error.
+  T& value() & {
+    if (!has_) detail::throw_error(error_);
+    return value_;
+  }
+  const T& value() const& {
+    if (!has_) detail::throw_error(error_);
+    return value_;
+  }
+  T&& value() && {
+    if (!has_) detail::throw_error(error_);
+    return std::move(value_);
+  }
+  /// Unchecked access: only after has_value() said true.
+  T& operator*() & noexcept { return value_; }
+  const T& operator*() const& noexcept { return value_; }
+  T&& operator*() && noexcept { return std::move(value_); }
+  T* operator->() noexcept { return &value_; }
+  const T* operator->() const noexcept { return &value_; }
+
+  /// The error; `errc::ok` with offset 0 when this holds a value.
+  mpk::error error() const noexcept { return has_ ? mpk::error{} : error_; }
+
+  template <class U>
+  T value_or(U&& fallback) const& {
+    return has_ ? value_ : static_cast<T>(std::forward<U>(fallback));
+  }
+
+  /// Moves the value into `out` and returns no error, or leaves `out` alone and returns the
+  /// error: the exception-free style of simdjson.
+  mpk::error get(T& out) && {
+    if (!has_) return error_;
+    out = std::move(value_);
+    return {};
+  }
+
+ private:
+  void destroy() noexcept {
+    if (has_) value_.~T();
+  }
+  union {
+    T value_;
+    mpk::error error_;
+  };
+  bool has_;
+};
+
+/// result<void>: success, or an error.
+template <>
+class [[nodiscard]] result<void> {
+ public:
+  result() noexcept = default;
+  result(error e) noexcept : error_(e) {}                                        // NOLINT
+  result(errc c, std::size_t offset = 0) noexcept : error_{c, offset} {}        // NOLINT
+  bool has_value() const noexcept { return !error_; }
+  explicit operator bool() const noexcept { return !error_; }
+  void value() const {
+    if (error_) detail::throw_error(error_);
+  }
+  mpk::error error() const noexcept { return error_; }
+
+ private:
+  mpk::error error_{};
+};
+
+}  // namespace mpk::inline v0
+
+template <>
+struct std::is_error_code_enum<mpk::errc> : std::true_type {};
