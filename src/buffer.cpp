@@ -45,7 +45,9 @@ buffer& buffer::operator=(buffer&& other) noexcept {
   return *this;
 }
 
-buffer::~buffer() { std::free(data_); }
+buffer::~buffer() {
+  std::free(data_);
+}
 
 bool buffer::reserve(std::size_t n) noexcept {
   if (n <= capacity_) return true;
@@ -81,7 +83,8 @@ std::byte* buffer::grow_for(std::size_t n) noexcept {
       if (stepped > target) target = stepped;
       break;
     }
-    case growth::exact: break;
+    case growth::exact:
+      break;
   }
   if (!reserve(target) && (target == needed || !reserve(needed))) return nullptr;
   return data_ + size_;

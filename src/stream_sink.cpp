@@ -52,7 +52,9 @@ stream_sink::stream_sink(std::FILE* file, std::size_t capacity)
 stream_sink::stream_sink(std::ostream& os, std::size_t capacity)
     : stream_sink(&write_ostream, &os, capacity) {}
 
-stream_sink::~stream_sink() { flush(); }
+stream_sink::~stream_sink() {
+  flush();
+}
 
 bool stream_sink::emit(std::span<const std::byte> bytes) noexcept {
   if (failure_ != errc::ok) return false;

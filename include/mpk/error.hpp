@@ -97,25 +97,31 @@ class [[nodiscard]] result {
   using value_type = T;
 
   result() requires std::is_default_constructible_v<T> : has_(true) { new (&value_) T(); }
-  result(const T& v) : has_(true) { new (&value_) T(v); }  // NOLINT(implicit)
-  result(T&& v) : has_(true) { new (&value_) T(std::move(v)); }  // NOLINT(implicit)
-  result(error e) noexcept : has_(false) { new (&error_) error(e); }  // NOLINT(implicit)
-  result(errc c, std::size_t offset = 0) noexcept : result(error{c, offset}) {}  // NOLINT
+  result(const T& v) : has_(true) { new (&value_) T(v); }                       // NOLINT(implicit)
+  result(T&& v) : has_(true) { new (&value_) T(std::move(v)); }                 // NOLINT(implicit)
+  result(mpk::error e) noexcept : has_(false) { new (&error_) mpk::error(e); }  // NOLINT(implicit)
+  result(errc c, std::size_t offset = 0) noexcept : result(mpk::error{c, offset}) {}  // NOLINT
 
   result(const result& o) : has_(o.has_) {
-    if (has_) new (&value_) T(o.value_);
-    else new (&error_) error(o.error_);
+    if (has_)
+      new (&value_) T(o.value_);
+    else
+      new (&error_) mpk::error(o.error_);
   }
   result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) : has_(o.has_) {
-    if (has_) new (&value_) T(std::move(o.value_));
-    else new (&error_) error(o.error_);
+    if (has_)
+      new (&value_) T(std::move(o.value_));
+    else
+      new (&error_) mpk::error(o.error_);
   }
   result& operator=(const result& o) {
     if (this != &o) {
       destroy();
       has_ = o.has_;
-      if (has_) new (&value_) T(o.value_);
-      else new (&error_) error(o.error_);
+      if (has_)
+        new (&value_) T(o.value_);
+      else
+        new (&error_) mpk::error(o.error_);
     }
     return *this;
   }
@@ -123,8 +129,10 @@ class [[nodiscard]] result {
     if (this != &o) {
       destroy();
       has_ = o.has_;
-      if (has_) new (&value_) T(std::move(o.value_));
-      else new (&error_) error(o.error_);
+      if (has_)
+        new (&value_) T(std::move(o.value_));
+      else
+        new (&error_) mpk::error(o.error_);
     }
     return *this;
   }
@@ -185,8 +193,8 @@ template <>
 class [[nodiscard]] result<void> {
  public:
   result() noexcept = default;
-  result(error e) noexcept : error_(e) {}                                        // NOLINT
-  result(errc c, std::size_t offset = 0) noexcept : error_{c, offset} {}        // NOLINT
+  result(mpk::error e) noexcept : error_(e) {}                            // NOLINT
+  result(errc c, std::size_t offset = 0) noexcept : error_{c, offset} {}  // NOLINT
   bool has_value() const noexcept { return !error_; }
   explicit operator bool() const noexcept { return !error_; }
   void value() const {

@@ -106,44 +106,77 @@ constexpr marker_info describe_marker(std::uint8_t m) noexcept {
   if (m < marker::fixstr) return {T::array, 1, 0, std::uint8_t(m & 0x0f), "fixarray"};
   if (m < marker::nil) return {T::str, 1, 0, std::uint8_t(m & 0x1f), "fixstr"};
   switch (m) {
-    case marker::nil: return {T::nil, 1, 0, 0, "nil"};
-    case marker::false_value: return {T::boolean, 1, 0, 0, "false"};
-    case marker::true_value: return {T::boolean, 1, 0, 0, "true"};
-    case marker::bin8: return {T::bin, 2, 1, 0, "bin8"};
-    case marker::bin16: return {T::bin, 3, 2, 0, "bin16"};
-    case marker::bin32: return {T::bin, 5, 4, 0, "bin32"};
-    case marker::ext8: return {T::ext, 3, 1, 0, "ext8"};
-    case marker::ext16: return {T::ext, 4, 2, 0, "ext16"};
-    case marker::ext32: return {T::ext, 6, 4, 0, "ext32"};
-    case marker::float32: return {T::float32, 1, 0, 4, "float32"};
-    case marker::float64: return {T::float64, 1, 0, 8, "float64"};
-    case marker::uint8: return {T::uint, 1, 0, 1, "uint8"};
-    case marker::uint16: return {T::uint, 1, 0, 2, "uint16"};
-    case marker::uint32: return {T::uint, 1, 0, 4, "uint32"};
-    case marker::uint64: return {T::uint, 1, 0, 8, "uint64"};
-    case marker::int8: return {T::sint, 1, 0, 1, "int8"};
-    case marker::int16: return {T::sint, 1, 0, 2, "int16"};
-    case marker::int32: return {T::sint, 1, 0, 4, "int32"};
-    case marker::int64: return {T::sint, 1, 0, 8, "int64"};
-    case marker::fixext1: return {T::ext, 2, 0, 1, "fixext1"};
-    case marker::fixext2: return {T::ext, 2, 0, 2, "fixext2"};
-    case marker::fixext4: return {T::ext, 2, 0, 4, "fixext4"};
-    case marker::fixext8: return {T::ext, 2, 0, 8, "fixext8"};
-    case marker::fixext16: return {T::ext, 2, 0, 16, "fixext16"};
-    case marker::str8: return {T::str, 2, 1, 0, "str8"};
-    case marker::str16: return {T::str, 3, 2, 0, "str16"};
-    case marker::str32: return {T::str, 5, 4, 0, "str32"};
-    case marker::array16: return {T::array, 3, 2, 0, "array16"};
-    case marker::array32: return {T::array, 5, 4, 0, "array32"};
-    case marker::map16: return {T::map, 3, 2, 0, "map16"};
-    case marker::map32: return {T::map, 5, 4, 0, "map32"};
-    default: return {};  // 0xc1
+    case marker::nil:
+      return {T::nil, 1, 0, 0, "nil"};
+    case marker::false_value:
+      return {T::boolean, 1, 0, 0, "false"};
+    case marker::true_value:
+      return {T::boolean, 1, 0, 0, "true"};
+    case marker::bin8:
+      return {T::bin, 2, 1, 0, "bin8"};
+    case marker::bin16:
+      return {T::bin, 3, 2, 0, "bin16"};
+    case marker::bin32:
+      return {T::bin, 5, 4, 0, "bin32"};
+    case marker::ext8:
+      return {T::ext, 3, 1, 0, "ext8"};
+    case marker::ext16:
+      return {T::ext, 4, 2, 0, "ext16"};
+    case marker::ext32:
+      return {T::ext, 6, 4, 0, "ext32"};
+    case marker::float32:
+      return {T::float32, 1, 0, 4, "float32"};
+    case marker::float64:
+      return {T::float64, 1, 0, 8, "float64"};
+    case marker::uint8:
+      return {T::uint, 1, 0, 1, "uint8"};
+    case marker::uint16:
+      return {T::uint, 1, 0, 2, "uint16"};
+    case marker::uint32:
+      return {T::uint, 1, 0, 4, "uint32"};
+    case marker::uint64:
+      return {T::uint, 1, 0, 8, "uint64"};
+    case marker::int8:
+      return {T::sint, 1, 0, 1, "int8"};
+    case marker::int16:
+      return {T::sint, 1, 0, 2, "int16"};
+    case marker::int32:
+      return {T::sint, 1, 0, 4, "int32"};
+    case marker::int64:
+      return {T::sint, 1, 0, 8, "int64"};
+    case marker::fixext1:
+      return {T::ext, 2, 0, 1, "fixext1"};
+    case marker::fixext2:
+      return {T::ext, 2, 0, 2, "fixext2"};
+    case marker::fixext4:
+      return {T::ext, 2, 0, 4, "fixext4"};
+    case marker::fixext8:
+      return {T::ext, 2, 0, 8, "fixext8"};
+    case marker::fixext16:
+      return {T::ext, 2, 0, 16, "fixext16"};
+    case marker::str8:
+      return {T::str, 2, 1, 0, "str8"};
+    case marker::str16:
+      return {T::str, 3, 2, 0, "str16"};
+    case marker::str32:
+      return {T::str, 5, 4, 0, "str32"};
+    case marker::array16:
+      return {T::array, 3, 2, 0, "array16"};
+    case marker::array32:
+      return {T::array, 5, 4, 0, "array32"};
+    case marker::map16:
+      return {T::map, 3, 2, 0, "map16"};
+    case marker::map32:
+      return {T::map, 5, 4, 0, "map32"};
+    default:
+      return {};  // 0xc1
   }
 }
 
 constexpr std::array<marker_info, 256> make_marker_table() noexcept {
   std::array<marker_info, 256> table{};
-  for (unsigned m = 0; m < 256; ++m) table[m] = describe_marker(static_cast<std::uint8_t>(m));
+  for (unsigned m = 0; m < 256; ++m)
+    table[m] = describe_marker(static_cast<std::uint8_t>(m));
   return table;
 }
 }  // namespace detail
@@ -152,6 +185,8 @@ constexpr std::array<marker_info, 256> make_marker_table() noexcept {
 inline constexpr std::array<marker_info, 256> marker_table = detail::make_marker_table();
 
 /// True for the markers whose value is a container (array or map).
-constexpr bool is_container(type t) noexcept { return t == type::array || t == type::map; }
+constexpr bool is_container(type t) noexcept {
+  return t == type::array || t == type::map;
+}
 
 }  // namespace mpk::inline v0

@@ -33,9 +33,15 @@ inline U load_be(const std::byte* p) noexcept {
   return byteswap_if_little(v);
 }
 
-inline std::uint16_t load_be16(const std::byte* p) noexcept { return load_be<std::uint16_t>(p); }
-inline std::uint32_t load_be32(const std::byte* p) noexcept { return load_be<std::uint32_t>(p); }
-inline std::uint64_t load_be64(const std::byte* p) noexcept { return load_be<std::uint64_t>(p); }
+inline std::uint16_t load_be16(const std::byte* p) noexcept {
+  return load_be<std::uint16_t>(p);
+}
+inline std::uint32_t load_be32(const std::byte* p) noexcept {
+  return load_be<std::uint32_t>(p);
+}
+inline std::uint64_t load_be64(const std::byte* p) noexcept {
+  return load_be<std::uint64_t>(p);
+}
 
 /// Stores `v` big-endian into sizeof(U) bytes at `p` (any alignment).
 template <class U>
@@ -44,8 +50,14 @@ inline void store_be(std::byte* p, U v) noexcept {
   std::memcpy(p, &v, sizeof(U));
 }
 
-inline void store_be16(std::byte* p, std::uint16_t v) noexcept { store_be(p, v); }
-inline void store_be32(std::byte* p, std::uint32_t v) noexcept { store_be(p, v); }
-inline void store_be64(std::byte* p, std::uint64_t v) noexcept { store_be(p, v); }
+inline void store_be16(std::byte* p, std::uint16_t v) noexcept {
+  store_be(p, v);
+}
+inline void store_be32(std::byte* p, std::uint32_t v) noexcept {
+  store_be(p, v);
+}
+inline void store_be64(std::byte* p, std::uint64_t v) noexcept {
+  store_be(p, v);
+}
 
 }  // namespace mpk::inline v0::detail

@@ -1,0 +1,453 @@
+// mpk/writer.hpp - writes MessagePack into a sink (buffer, span_sink, stream_sink).
+//
+// The writer knows nothing of trees or types beyond the wire format: it writes one value or
+// one container header per call. Errors are sticky: after the first one every call is a
+// no-op, so a sequence of writes is checked once with `error()`.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <type_traits>
+
+#include "buffer.hpp"
+#include "detail/endian.hpp"
+#include "error.hpp"
+#include "format.hpp"
+
+namespace mpk::inline v0 {
+
+/// When `write(double)` uses float32 instead of float64.
+enum class float32_policy : std::uint8_t {
+  never,     ///< always float64 (the default: no precision is ever lost)
+  always,    ///< always float32 (rounds; finite values beyond float's range become ±inf)
+  lossless,  ///< float32 when the value converts to float32 and back bit for bit
+};
+
+/// Options of a writer.
+///
+///     mpk::writer w(buf, {.old_spec = true});
+struct writer_options {
+  /// Old-spec compatibility (MessagePack before 2013): no str8 and no bin family. Strings of
+  /// 32..65535 bytes use str16, and binaries are written as strings. For peers that predate
+  /// the bin types.
+  bool old_spec = false;
+  float32_policy float32 = float32_policy::never;
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool is_character_v =
+    std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
+    std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>;
+
+/// Bytes the sink holds; used to give a writer error its offset (cold path only).
+template <class S>
+std::size_t sink_position(const S& s) noexcept {
+  if constexpr (requires { s.total_size(); }) {
+    return s.total_size();
+  } else if constexpr (requires { s.size(); }) {
+    return s.size();
+  } else {
+    return 0;
+  }
+}
+}  // namespace detail
+
+/// Writes MessagePack values to a sink.
+///
+/// Implicit typing (`write(x)`) picks the smallest encoding the specification allows, the
+/// same bytes msgpack-python and msgpack-c write. Explicit typing (`write_uint16(x)`,
+/// `write_str8(s)`, ...) writes exactly the format named, for fixed layouts.
+///
+///     mpk::buffer buf;
+///     mpk::writer w(buf);
+///     w.begin_map(2);
+///     w.write("id");   w.write(42);
+///     w.write("tags"); w.begin_array(1); w.write("new");
+///     if (w.error()) { ... }   // errc::out_of_memory, errc::too_large, ...
+///
+/// Errors (sticky, kept in `error()` with the sink's size at the failure as offset):
+/// errc::out_of_memory (buffer), errc::buffer_full (span_sink), errc::io_error (stream_sink),
+/// errc::too_large (a length or count of 2^32 or more), errc::out_of_range (a forced width
+/// too small for the value). The writer does not check that containers receive the number
+/// of elements their header announced: that is the caller's part.
+template <sink Sink = buffer>
+class writer {
+ public:
+  explicit writer(Sink& out, writer_options options = {}) noexcept
+      : out_(&out), options_(options) {}
+
+  /// The first error, or errc::ok. Its offset is the sink's size when the write failed.
+  mpk::error error() const noexcept { return error_; }
+  bool ok() const noexcept { return error_.code == errc::ok; }
+  /// Forgets the error so the writer can be used again; the sink keeps whatever was written.
+  void clear_error() noexcept { error_ = {}; }
+  Sink& sink() noexcept { return *out_; }
+  const writer_options& options() const noexcept { return options_; }
+
+  // --- implicit typing -------------------------------------------------------------------
+
+  void write(std::nullptr_t) noexcept { write_nil(); }
+
+  /// Writes true or false. (A template so that pointers do not convert to bool.)
+  template <class T>
+  requires std::same_as<T, bool>
+  void write(T value) noexcept { put_marker(value ? marker::true_value : marker::false_value); }
+
+  /// Writes an integer in its smallest form: positive fixint, uint8..uint64 for values
+  /// >= 0, negative fixint, int8..int64 for values < 0.
+  template <std::integral T>
+  requires(!std::same_as<T, bool> && !detail::is_character_v<T>) void write(T value) noexcept {
+    if constexpr (std::is_signed_v<T>) {
+      write_signed(static_cast<std::int64_t>(value));
+    } else {
+      write_unsigned(static_cast<std::uint64_t>(value));
+    }
+  }
+
+  /// Writes float32.
+  void write(float value) noexcept { write_float32(value); }
+
+  /// Writes float64, or float32 as `writer_options::float32` says.
+  void write(double value) noexcept {
+    if (options_.float32 != float32_policy::never) [[unlikely]] {
+      if (float f; use_float32(value, f)) return write_float32(f);
+    }
+    write_float64(value);
+  }
+
+  /// Writes a string in its smallest form (fixstr, str8, str16, str32). The bytes are
+  /// written as given: no UTF-8 validation.
+  void write(std::string_view s) noexcept { write_str(s); }
+  void write(const char* s) noexcept { write_str(std::string_view(s)); }
+  void write(std::u8string_view s) noexcept {
+    write_str(std::string_view(reinterpret_cast<const char*>(s.data()), s.size()));
+  }
+
+  /// Writes a binary in its smallest form (bin8, bin16, bin32).
+  void write(std::span<const std::byte> bytes) noexcept { write_bin(bytes); }
+
+  // --- nil, booleans, integers with explicit widths --------------------------------------
+
+  void write_nil() noexcept { put_marker(marker::nil); }
+  void write_bool(bool value) noexcept { write(value); }
+
+  void write_uint8(std::uint8_t v) noexcept { put_fixed<std::uint8_t>(marker::uint8, v); }
+  void write_uint16(std::uint16_t v) noexcept { put_fixed<std::uint16_t>(marker::uint16, v); }
+  void write_uint32(std::uint32_t v) noexcept { put_fixed<std::uint32_t>(marker::uint32, v); }
+  void write_uint64(std::uint64_t v) noexcept { put_fixed<std::uint64_t>(marker::uint64, v); }
+  void write_int8(std::int8_t v) noexcept { put_fixed<std::uint8_t>(marker::int8, v); }
+  void write_int16(std::int16_t v) noexcept { put_fixed<std::uint16_t>(marker::int16, v); }
+  void write_int32(std::int32_t v) noexcept { put_fixed<std::uint32_t>(marker::int32, v); }
+  void write_int64(std::int64_t v) noexcept { put_fixed<std::uint64_t>(marker::int64, v); }
+  void write_float32(float v) noexcept {
+    put_fixed<std::uint32_t>(marker::float32, std::bit_cast<std::uint32_t>(v));
+  }
+  void write_float64(double v) noexcept {
+    put_fixed<std::uint64_t>(marker::float64, std::bit_cast<std::uint64_t>(v));
+  }
+
+  /// Writes a non-negative integer in its smallest form.
+  void write_unsigned(std::uint64_t v) noexcept {
+    if (v <= marker::positive_fixint_max) return put_marker(static_cast<std::uint8_t>(v));
+    if (v <= 0xff) return put_fixed<std::uint8_t>(marker::uint8, static_cast<std::uint8_t>(v));
+    if (v <= 0xffff) return put_fixed<std::uint16_t>(marker::uint16, static_cast<std::uint16_t>(v));
+    if (v <= 0xffffffff)
+      return put_fixed<std::uint32_t>(marker::uint32, static_cast<std::uint32_t>(v));
+    put_fixed<std::uint64_t>(marker::uint64, v);
+  }
+
+  /// Writes a signed integer in its smallest form (non-negative values as unsigned ones).
+  void write_signed(std::int64_t v) noexcept {
+    if (v >= 0) return write_unsigned(static_cast<std::uint64_t>(v));
+    if (v >= -32) return put_marker(static_cast<std::uint8_t>(v));
+    if (v >= INT8_MIN) return put_fixed<std::uint8_t>(marker::int8, static_cast<std::uint8_t>(v));
+    if (v >= INT16_MIN)
+      return put_fixed<std::uint16_t>(marker::int16, static_cast<std::uint16_t>(v));
+    if (v >= INT32_MIN)
+      return put_fixed<std::uint32_t>(marker::int32, static_cast<std::uint32_t>(v));
+    put_fixed<std::uint64_t>(marker::int64, static_cast<std::uint64_t>(v));
+  }
+
+  // --- strings and binaries --------------------------------------------------------------
+
+  /// Writes a string in its smallest form. errc::too_large at 2^32 bytes or more.
+  void write_str(std::string_view s) noexcept {
+    const std::size_t n = s.size();
+    if (n < 32) return put_with_payload(1, std::uint8_t(marker::fixstr | n), 0, s);
+    if (n <= 0xff && !options_.old_spec) return put_with_payload(2, marker::str8, n, s);
+    if (n <= 0xffff) return put_with_payload(3, marker::str16, n, s);
+    if (n <= max_length) return put_with_payload(5, marker::str32, n, s);
+    fail(errc::too_large);
+  }
+  /// Writes a string as str8 / str16 / str32 whatever its length; errc::too_large when it
+  /// does not fit the chosen width.
+  void write_str8(std::string_view s) noexcept { put_sized(2, marker::str8, 0xff, s); }
+  void write_str16(std::string_view s) noexcept { put_sized(3, marker::str16, 0xffff, s); }
+  void write_str32(std::string_view s) noexcept { put_sized(5, marker::str32, max_length, s); }
+
+  /// Writes a binary in its smallest form (bin8/16/32; a string in old-spec mode).
+  void write_bin(std::span<const std::byte> b) noexcept {
+    const std::string_view s(reinterpret_cast<const char*>(b.data()), b.size());
+    if (options_.old_spec) return write_str(s);
+    const std::size_t n = b.size();
+    if (n <= 0xff) return put_with_payload(2, marker::bin8, n, s);
+    if (n <= 0xffff) return put_with_payload(3, marker::bin16, n, s);
+    if (n <= max_length) return put_with_payload(5, marker::bin32, n, s);
+    fail(errc::too_large);
+  }
+  void write_bin8(std::span<const std::byte> b) noexcept {
+    put_sized(2, marker::bin8, 0xff, as_chars(b));
+  }
+  void write_bin16(std::span<const std::byte> b) noexcept {
+    put_sized(3, marker::bin16, 0xffff, as_chars(b));
+  }
+  void write_bin32(std::span<const std::byte> b) noexcept {
+    put_sized(5, marker::bin32, max_length, as_chars(b));
+  }
+
+  /// Writes only the header of a string of `n` bytes; the caller then writes exactly `n`
+  /// bytes with `write_raw` (for text produced piece by piece).
+  void write_str_header(std::size_t n) noexcept {
+    if (n < 32) return put_marker(std::uint8_t(marker::fixstr | n));
+    if (n <= 0xff && !options_.old_spec) return put_header(2, marker::str8, n);
+    if (n <= 0xffff) return put_header(3, marker::str16, n);
+    if (n <= max_length) return put_header(5, marker::str32, n);
+    fail(errc::too_large);
+  }
+  /// Writes only the header of a binary of `n` bytes (see write_str_header).
+  void write_bin_header(std::size_t n) noexcept {
+    if (options_.old_spec) return write_str_header(n);
+    if (n <= 0xff) return put_header(2, marker::bin8, n);
+    if (n <= 0xffff) return put_header(3, marker::bin16, n);
+    if (n <= max_length) return put_header(5, marker::bin32, n);
+    fail(errc::too_large);
+  }
+
+  // --- extensions ------------------------------------------------------------------------
+
+  /// Writes an extension value: fixext1/2/4/8/16 when the size is one of those, else
+  /// ext8/16/32. Types -128..-1 are reserved by the specification (-1 is the timestamp).
+  void write_ext(std::int8_t type, std::span<const std::byte> data) noexcept {
+    const std::size_t n = data.size();
+    std::uint8_t fixed = 0;
+    switch (n) {
+      case 1:
+        fixed = marker::fixext1;
+        break;
+      case 2:
+        fixed = marker::fixext2;
+        break;
+      case 4:
+        fixed = marker::fixext4;
+        break;
+      case 8:
+        fixed = marker::fixext8;
+        break;
+      case 16:
+        fixed = marker::fixext16;
+        break;
+      default:
+        break;
+    }
+    if (fixed != 0) {
+      std::byte* p = reserve(2 + n);
+      if (p == nullptr) return;
+      p[0] = std::byte{fixed};
+      p[1] = static_cast<std::byte>(type);
+      std::memcpy(p + 2, data.data(), n);
+      return out_->commit(2 + n);
+    }
+    write_ext_header(type, n);
+    write_raw(data);
+  }
+
+  /// Writes the header of an extension of `n` bytes (ext8/16/32, or fixext when `n` is
+  /// 1, 2, 4, 8 or 16); the caller then writes exactly `n` bytes with `write_raw`.
+  void write_ext_header(std::int8_t type, std::size_t n) noexcept {
+    std::size_t size = 0;
+    std::uint8_t m = 0;
+    switch (n) {
+      case 1:
+        m = marker::fixext1;
+        size = 2;
+        break;
+      case 2:
+        m = marker::fixext2;
+        size = 2;
+        break;
+      case 4:
+        m = marker::fixext4;
+        size = 2;
+        break;
+      case 8:
+        m = marker::fixext8;
+        size = 2;
+        break;
+      case 16:
+        m = marker::fixext16;
+        size = 2;
+        break;
+      default:
+        if (n <= 0xff)
+          m = marker::ext8, size = 3;
+        else if (n <= 0xffff)
+          m = marker::ext16, size = 4;
+        else if (n <= max_length)
+          m = marker::ext32, size = 6;
+        else
+          return fail(errc::too_large);
+    }
+    std::byte* p = reserve(size);
+    if (p == nullptr) return;
+    p[0] = std::byte{m};
+    store_length(p + 1, size - 2, n);
+    p[size - 1] = static_cast<std::byte>(type);
+    out_->commit(size);
+  }
+
+  // --- containers and raw bytes ----------------------------------------------------------
+
+  /// Writes an array header for `n` elements (fixarray, array16, array32); the caller then
+  /// writes the `n` elements. errc::too_large at 2^32 or more.
+  void begin_array(std::size_t n) noexcept {
+    if (n < 16) return put_marker(std::uint8_t(marker::fixarray | n));
+    if (n <= 0xffff) return put_header(3, marker::array16, n);
+    if (n <= max_length) return put_header(5, marker::array32, n);
+    fail(errc::too_large);
+  }
+
+  /// Writes a map header for `n` entries (fixmap, map16, map32); the caller then writes
+  /// `n` keys and values alternately. errc::too_large at 2^32 or more.
+  void begin_map(std::size_t n) noexcept {
+    if (n < 16) return put_marker(std::uint8_t(marker::fixmap | n));
+    if (n <= 0xffff) return put_header(3, marker::map16, n);
+    if (n <= max_length) return put_header(5, marker::map32, n);
+    fail(errc::too_large);
+  }
+
+  /// Copies pre-encoded bytes to the output unchanged (no check that they are MessagePack).
+  void write_raw(std::span<const std::byte> bytes) noexcept {
+    if (!ok()) [[unlikely]]
+      return;
+    if (!out_->append(bytes.data(), bytes.size())) [[unlikely]]
+      fail(out_->failure());
+  }
+
+ private:
+  static std::string_view as_chars(std::span<const std::byte> b) noexcept {
+    return {reinterpret_cast<const char*>(b.data()), b.size()};
+  }
+
+  /// Narrows `d` for the float32 policy; true when float32 is to be written.
+  bool use_float32(double d, float& f) const noexcept {
+    constexpr double max = std::numeric_limits<float>::max();
+    constexpr double half_ulp = 0x1p103;  // half of float's ulp at its largest value
+    const bool beyond = std::isfinite(d) && (d > max || d < -max);
+    if (beyond) {
+      // A plain cast of a finite double beyond float's range is undefined in C++; round as
+      // IEEE does instead: to the largest float within half an ulp, else to infinity.
+      const double magnitude = std::fabs(d);
+      const float r = magnitude < max + half_ulp ? std::numeric_limits<float>::max()
+                                                 : std::numeric_limits<float>::infinity();
+      f = d > 0 ? r : -r;
+    } else {
+      f = static_cast<float>(d);
+    }
+    if (options_.float32 == float32_policy::always) return true;
+    return !beyond &&
+           std::bit_cast<std::uint64_t>(static_cast<double>(f)) == std::bit_cast<std::uint64_t>(d);
+  }
+
+  [[gnu::cold, gnu::noinline]] void fail(errc code) noexcept {
+    if (error_.code == errc::ok) error_ = {code, detail::sink_position(*out_)};
+  }
+
+  /// Room for `n` bytes, or nullptr (and the sticky error set) when there is none.
+  std::byte* reserve(std::size_t n) noexcept {
+    if (!ok()) [[unlikely]]
+      return nullptr;
+    std::byte* p = out_->prepare(n);
+    if (p == nullptr) [[unlikely]]
+      fail(out_->failure());
+    return p;
+  }
+
+  void put_marker(std::uint8_t m) noexcept {
+    std::byte* p = reserve(1);
+    if (p == nullptr) [[unlikely]]
+      return;
+    p[0] = std::byte{m};
+    out_->commit(1);
+  }
+
+  template <class U>
+  void put_fixed(std::uint8_t m, U v) noexcept {
+    std::byte* p = reserve(1 + sizeof(U));
+    if (p == nullptr) [[unlikely]]
+      return;
+    p[0] = std::byte{m};
+    detail::store_be<U>(p + 1, v);
+    out_->commit(1 + sizeof(U));
+  }
+
+  static void store_length(std::byte* p, std::size_t width, std::size_t n) noexcept {
+    if (width == 1)
+      p[0] = static_cast<std::byte>(n);
+    else if (width == 2)
+      detail::store_be16(p, static_cast<std::uint16_t>(n));
+    else
+      detail::store_be32(p, static_cast<std::uint32_t>(n));
+  }
+
+  /// Marker, then `header - 1` bytes of big-endian length `n`.
+  void put_header(std::size_t header, std::uint8_t m, std::size_t n) noexcept {
+    std::byte* p = reserve(header);
+    if (p == nullptr) [[unlikely]]
+      return;
+    p[0] = std::byte{m};
+    store_length(p + 1, header - 1, n);
+    out_->commit(header);
+  }
+
+  /// Header and payload. Small payloads share one reservation with their header; large
+  /// ones are appended, so a stream_sink can pass them straight to its target.
+  void put_with_payload(std::size_t header, std::uint8_t m, std::size_t n,
+                        std::string_view payload) noexcept {
+    constexpr std::size_t one_reservation_max = 256;
+    if (payload.size() > one_reservation_max) {
+      put_header(header, m, n);
+      return write_raw({reinterpret_cast<const std::byte*>(payload.data()), payload.size()});
+    }
+    std::byte* p = reserve(header + payload.size());
+    if (p == nullptr) [[unlikely]]
+      return;
+    p[0] = std::byte{m};
+    if (header > 1) store_length(p + 1, header - 1, n);
+    std::memcpy(p + header, payload.data(), payload.size());
+    out_->commit(header + payload.size());
+  }
+
+  void put_sized(std::size_t header, std::uint8_t m, std::size_t max, std::string_view s) noexcept {
+    if (s.size() > max) return fail(errc::too_large);
+    put_with_payload(header, m, s.size(), s);
+  }
+
+  Sink* out_;
+  writer_options options_;
+  mpk::error error_{};
+};
+
+template <sink Sink>
+writer(Sink&) -> writer<Sink>;
+template <sink Sink>
+writer(Sink&, writer_options) -> writer<Sink>;
+
+}  // namespace mpk::inline v0

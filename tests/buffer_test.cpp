@@ -1,0 +1,129 @@
+// Tests of mpk/buffer.hpp: growth policies, reuse, release, copies, span_sink.
+#include <mpk/buffer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+void put(mpk::buffer& buf, std::size_t n, std::byte value) {
+  std::byte* p = buf.prepare(n);
+  ASSERT_NE(p, nullptr);
+  std::memset(p, static_cast<int>(value), n);
+  buf.commit(n);
+}
+
+TEST(Buffer, StartsEmpty) {
+  mpk::buffer buf;
+  EXPECT_EQ(buf.size(), 0u);
+  EXPECT_EQ(buf.capacity(), 0u);
+  EXPECT_TRUE(buf.empty());
+  EXPECT_TRUE(buf.bytes().empty());
+}
+
+TEST(Buffer, GeometricGrowthDoubles) {
+  mpk::buffer buf;
+  put(buf, 1, std::byte{1});
+  EXPECT_EQ(buf.capacity(), 64u);  // smallest first allocation
+  put(buf, 64, std::byte{2});
+  EXPECT_EQ(buf.capacity(), 128u);
+  put(buf, 1000, std::byte{3});
+  EXPECT_EQ(buf.capacity(), 1065u);  // a write bigger than double gets what it needs
+  EXPECT_EQ(buf.size(), 1065u);
+  EXPECT_EQ(buf.data()[0], std::byte{1});
+  EXPECT_EQ(buf.data()[64], std::byte{2});
+  EXPECT_EQ(buf.data()[1064], std::byte{3});
+}
+
+TEST(Buffer, FixedIncrementGrowth) {
+  mpk::buffer buf(mpk::growth_policy{mpk::growth::fixed_increment, 100});
+  put(buf, 10, std::byte{1});
+  EXPECT_EQ(buf.capacity(), 100u);
+  put(buf, 95, std::byte{1});
+  EXPECT_EQ(buf.capacity(), 200u);
+  put(buf, 500, std::byte{1});
+  EXPECT_EQ(buf.capacity(), 605u);
+}
+
+TEST(Buffer, ExactGrowth) {
+  mpk::buffer buf(mpk::growth_policy{mpk::growth::exact});
+  for (std::size_t i = 1; i <= 5; ++i) {
+    put(buf, 3, std::byte{9});
+    EXPECT_EQ(buf.capacity(), 3 * i);
+  }
+}
+
+TEST(Buffer, ClearKeepsCapacityReleaseFreesIt) {
+  mpk::buffer buf(1024);
+  EXPECT_EQ(buf.capacity(), 1024u);
+  put(buf, 100, std::byte{1});
+  const std::byte* before = buf.data();
+  buf.clear();
+  EXPECT_EQ(buf.size(), 0u);
+  EXPECT_EQ(buf.capacity(), 1024u);
+  put(buf, 100, std::byte{2});
+  EXPECT_EQ(buf.data(), before);  // reused, no new allocation
+  buf.release();
+  EXPECT_EQ(buf.capacity(), 0u);
+  EXPECT_EQ(buf.data(), nullptr);
+  put(buf, 5, std::byte{3});  // usable again
+  EXPECT_EQ(buf.size(), 5u);
+}
+
+TEST(Buffer, CopyAndMove) {
+  mpk::buffer a;
+  put(a, 10, std::byte{7});
+  mpk::buffer b = a;
+  EXPECT_EQ(b.size(), 10u);
+  EXPECT_NE(b.data(), a.data());
+  EXPECT_EQ(b.data()[9], std::byte{7});
+  mpk::buffer c = std::move(a);
+  EXPECT_EQ(c.size(), 10u);
+  EXPECT_EQ(a.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+  a = c;
+  EXPECT_EQ(a.size(), 10u);
+  b = std::move(c);
+  EXPECT_EQ(b.size(), 10u);
+}
+
+TEST(Buffer, HugeRequestFailsCleanly) {
+  mpk::buffer buf;
+  put(buf, 8, std::byte{1});
+  EXPECT_EQ(buf.prepare(~std::size_t{0}), nullptr);  // size arithmetic would overflow
+  EXPECT_EQ(buf.prepare(~std::size_t{0} - 100), nullptr);
+  EXPECT_EQ(buf.failure(), mpk::errc::out_of_memory);
+  EXPECT_EQ(buf.size(), 8u);  // contents untouched
+  EXPECT_FALSE(buf.append(buf.data(), ~std::size_t{0}));
+}
+
+TEST(Buffer, AppendAndTruncate) {
+  mpk::buffer buf;
+  const std::array<std::byte, 3> bytes{std::byte{1}, std::byte{2}, std::byte{3}};
+  EXPECT_TRUE(buf.append(bytes.data(), bytes.size()));
+  EXPECT_TRUE(buf.append(bytes.data(), 0));
+  EXPECT_EQ(buf.size(), 3u);
+  buf.truncate(1);
+  EXPECT_EQ(buf.size(), 1u);
+  buf.truncate(10);
+  EXPECT_EQ(buf.size(), 1u);
+}
+
+TEST(SpanSink, RefusesWhatDoesNotFit) {
+  std::array<std::byte, 4> memory{};
+  mpk::span_sink out(memory);
+  EXPECT_NE(out.prepare(4), nullptr);
+  EXPECT_EQ(out.prepare(5), nullptr);
+  EXPECT_EQ(out.failure(), mpk::errc::buffer_full);
+  const std::array<std::byte, 3> bytes{std::byte{1}, std::byte{2}, std::byte{3}};
+  EXPECT_TRUE(out.append(bytes.data(), 3));
+  EXPECT_FALSE(out.append(bytes.data(), 2));
+  EXPECT_EQ(out.size(), 3u);
+  EXPECT_EQ(out.capacity(), 4u);
+  out.clear();
+  EXPECT_EQ(out.size(), 0u);
+}
+
+}  // namespace

@@ -1,0 +1,96 @@
+// Tests of mpk/error.hpp: messages, error_code integration, result<T>.
+#include <mpk/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace {
+
+TEST(Error, EveryCodeHasADistinctMessage) {
+  std::set<std::string> seen;
+  for (int c = 0; c <= static_cast<int>(mpk::errc::invalid_argument); ++c) {
+    const char* m = mpk::message(static_cast<mpk::errc>(c));
+    ASSERT_NE(m, nullptr);
+    EXPECT_GT(std::strlen(m), 5u);
+    EXPECT_TRUE(seen.insert(m).second) << m;
+  }
+  EXPECT_STREQ(mpk::message(static_cast<mpk::errc>(200)), "unknown error");
+}
+
+TEST(Error, CarriesItsOffset) {
+  mpk::error e{mpk::errc::truncated, 12};
+  EXPECT_TRUE(e);
+  EXPECT_EQ(e, mpk::errc::truncated);
+  EXPECT_EQ(e.to_string(), "offset 12: input ends inside a value");
+  EXPECT_FALSE(mpk::error{});
+  EXPECT_EQ(mpk::error{}, mpk::errc::ok);
+}
+
+TEST(Error, IsAnErrorCodeEnum) {
+  std::error_code ec = mpk::errc::out_of_range;
+  EXPECT_EQ(ec.category().name(), std::string("mpk"));
+  EXPECT_EQ(ec.message(), "value out of range for the target type");
+  EXPECT_TRUE(ec);
+}
+
+TEST(Result, HoldsAValue) {
+  mpk::result<int> r = 7;
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, 7);
+  EXPECT_EQ(r.value(), 7);
+  EXPECT_EQ(r.error(), mpk::errc::ok);
+  int out = 0;
+  EXPECT_FALSE(std::move(r).get(out));
+  EXPECT_EQ(out, 7);
+}
+
+TEST(Result, HoldsAnError) {
+  mpk::result<std::string> r = mpk::error{mpk::errc::type_mismatch, 3};
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, mpk::errc::type_mismatch);
+  EXPECT_EQ(r.error().offset, 3u);
+  EXPECT_EQ(r.value_or("fallback"), "fallback");
+  std::string out = "untouched";
+  EXPECT_EQ(std::move(r).get(out), mpk::errc::type_mismatch);
+  EXPECT_EQ(out, "untouched");
+}
+
+TEST(Result, ValueThrowsOnError) {
+  mpk::result<int> r = mpk::errc::truncated;
+  try {
+    (void)r.value();
+    FAIL() << "no exception";
+  } catch (const mpk::exception& e) {
+    EXPECT_EQ(e.error().code, mpk::errc::truncated);
+    EXPECT_EQ(e.code(), mpk::errc::truncated);
+  }
+  mpk::result<void> v = mpk::errc::io_error;
+  EXPECT_FALSE(v);
+  EXPECT_THROW(v.value(), mpk::exception);
+  mpk::result<void> fine;
+  EXPECT_TRUE(fine);
+  EXPECT_NO_THROW(fine.value());
+}
+
+TEST(Result, CopiesMovesAndAssigns) {
+  mpk::result<std::unique_ptr<int>> a = std::make_unique<int>(5);
+  mpk::result<std::unique_ptr<int>> b = std::move(a);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(**b, 5);
+  b = mpk::result<std::unique_ptr<int>>(mpk::errc::out_of_memory);
+  EXPECT_FALSE(b);
+  mpk::result<std::string> s1 = std::string("x");
+  mpk::result<std::string> s2 = mpk::errc::truncated;
+  s2 = s1;
+  ASSERT_TRUE(s2);
+  EXPECT_EQ(*s2, "x");
+  s1 = mpk::result<std::string>(mpk::errc::truncated);
+  s2 = s1;
+  EXPECT_EQ(s2.error(), mpk::errc::truncated);
+}
+
+}  // namespace
