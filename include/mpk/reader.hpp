@@ -22,6 +22,7 @@
 // `limits::max_depth`. `unchecked_reader` drops those checks for trusted input only.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstddef>
