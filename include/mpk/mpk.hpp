@@ -8,7 +8,10 @@
 //   reader.hpp   reader: values from bytes, skip, field_size, limits
 #pragma once
 
-#include "buffer.hpp"
-#include "error.hpp"
+// clang-format off: the includes follow the layer order above.
 #include "format.hpp"
+#include "error.hpp"
+#include "buffer.hpp"
 #include "writer.hpp"
+#include "reader.hpp"
+// clang-format on
