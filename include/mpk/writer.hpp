@@ -431,7 +431,7 @@ class writer {
       return;
     p[0] = std::byte{m};
     if (header > 1) store_length(p + 1, header - 1, n);
-    std::memcpy(p + header, payload.data(), payload.size());
+    if (!payload.empty()) std::memcpy(p + header, payload.data(), payload.size());
     out_->commit(header + payload.size());
   }
 
