@@ -1,0 +1,117 @@
+// bench/main.cpp - mpk_bench: every workload, every implementation, one run.
+//
+//     mpk_bench [--quick] [--out DIR] [--values N] [Google Benchmark flags...]
+//
+// Verifies every implementation before timing (a wrong value stops the run with exit code
+// 1), runs the benchmarks through Google Benchmark, then prints one Markdown table per
+// workload and writes DIR/<workload>.csv and DIR/<workload>.md (DIR: --out, else the
+// environment variable MPK_RESULTS_DIR as scripts/bench sets it, else results/latest).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/alloc_count.hpp"
+#include "support/suite.hpp"
+#include "workloads.hpp"
+
+namespace {
+
+void usage() {
+  std::printf(
+      "usage: mpk_bench [--quick] [--out DIR] [--values N] [Google Benchmark flags...]\n"
+      "\n"
+      "  --quick        100,000 values per workload, 1 repetition, 0.05 s minimum time\n"
+      "  --out DIR      where to write <workload>.csv and <workload>.md (default:\n"
+      "                 $MPK_RESULTS_DIR if set, else results/latest)\n"
+      "  --values N     values per workload instead of the default (W1: 1,000,000)\n"
+      "\n"
+      "Other flags go to Google Benchmark, e.g. --benchmark_filter=w1/read,\n"
+      "--benchmark_repetitions=9 (default 5; 1 with --quick), --benchmark_min_time=1,\n"
+      "--benchmark_out=run.json --benchmark_out_format=json. Benchmarks are named\n"
+      "<workload>/<case>/<implementation>, e.g. w1/read_typed/mpk. See docs/benchmarks.md.\n");
+}
+
+bool starts_with(const char* s, const char* prefix) {
+  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpk_bench::run_config cfg;
+  if (const char* env = std::getenv("MPK_RESULTS_DIR"); env != nullptr && *env != '\0')
+    cfg.out_dir = env;
+  std::vector<std::string> pass_on{argv[0]};
+  bool user_repetitions = false;
+  bool user_min_time = false;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (std::strcmp(a, "--quick") == 0) {
+      cfg.quick = true;
+    } else if (std::strcmp(a, "--out") == 0 && i + 1 < argc) {
+      cfg.out_dir = argv[++i];
+    } else if (starts_with(a, "--out=")) {
+      cfg.out_dir = a + 6;
+    } else if (std::strcmp(a, "--values") == 0 && i + 1 < argc) {
+      cfg.values = std::strtoull(argv[++i], nullptr, 10);
+    } else if (starts_with(a, "--values=")) {
+      cfg.values = std::strtoull(a + 9, nullptr, 10);
+    } else if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0) {
+      usage();
+      return 0;
+    } else if (starts_with(a, "--benchmark_display_aggregates_only") ||
+               starts_with(a, "--benchmark_report_aggregates_only")) {
+      // The tables need every repetition: the reporter would not see them.
+      std::fprintf(stderr, "mpk_bench: %s is not supported (the tables need every repetition)\n",
+                   a);
+      return 2;
+    } else {
+      if (starts_with(a, "--benchmark_repetitions=")) {
+        user_repetitions = true;
+        cfg.repetitions = std::atoi(a + std::strlen("--benchmark_repetitions="));
+      }
+      if (starts_with(a, "--benchmark_min_time")) user_min_time = true;
+      pass_on.emplace_back(a);
+    }
+  }
+  if (!user_repetitions) {
+    cfg.repetitions = cfg.quick ? 1 : 5;
+    pass_on.push_back("--benchmark_repetitions=" + std::to_string(cfg.repetitions));
+  }
+  if (cfg.repetitions < 1) cfg.repetitions = 1;
+  if (cfg.quick && !user_min_time) pass_on.emplace_back("--benchmark_min_time=0.05");
+
+  std::vector<char*> args;
+  for (auto& s : pass_on)
+    args.push_back(s.data());
+  int n = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&n, args.data());
+  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
+
+  std::printf("mpk_bench: %s run, %d repetition%s, results to %s/\n", cfg.quick ? "QUICK" : "full",
+              cfg.repetitions, cfg.repetitions == 1 ? "" : "s", cfg.out_dir.c_str());
+  const bool counting = mpk_bench::alloc_count::active();
+  std::printf("heap allocation counting: %s\n\n", counting ? "on" : "OFF (not measured)");
+
+  mpk_bench::suite suite;
+  if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
+  std::printf("\n");
+  std::fflush(stdout);
+
+  mpk_bench::collecting_reporter reporter(suite);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  const bool written = mpk_bench::write_reports(suite, cfg, reporter.machine());
+  if (reporter.errors() != 0) {
+    std::fprintf(stderr, "mpk_bench: %d benchmark run(s) failed their check (see above)\n",
+                 reporter.errors());
+    return 1;
+  }
+  return written ? 0 : 1;
+}

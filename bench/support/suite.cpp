@@ -1,0 +1,406 @@
+// bench/support/suite.cpp - cells, the collecting reporter, and the CSV / Markdown output.
+#include "suite.hpp"
+
+#include <msgpack/version_master.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#ifndef MPK_BENCH_MPK_VERSION
+#define MPK_BENCH_MPK_VERSION "unknown"
+#endif
+
+namespace mpk_bench {
+
+// --- cells -------------------------------------------------------------------------------
+
+void workload_table::add(const std::string& case_name, const std::string& impl,
+                         std::string verification, std::string note,
+                         std::function<void(benchmark::State&)> fn) {
+  cell& c = cells_[{case_name, impl}];
+  c.verification = std::move(verification);
+  c.note = std::move(note);
+  c.registered = true;
+  const std::string name = id_ + "/" + case_name + "/" + impl;
+  benchmark::RegisterBenchmark(name.c_str(), std::move(fn));
+}
+
+cell* workload_table::find(const std::string& case_name, const std::string& impl) {
+  auto it = cells_.find({case_name, impl});
+  return it == cells_.end() ? nullptr : &it->second;
+}
+
+cell* suite::find(const std::string& benchmark_name) {
+  const auto a = benchmark_name.find('/');
+  if (a == std::string::npos) return nullptr;
+  const auto b = benchmark_name.find('/', a + 1);
+  if (b == std::string::npos) return nullptr;
+  const std::string id = benchmark_name.substr(0, a);
+  const std::string case_name = benchmark_name.substr(a + 1, b - a - 1);
+  const std::string impl = benchmark_name.substr(b + 1);
+  for (auto& t : tables_)
+    if (t->id() == id) return t->find(case_name, impl);
+  return nullptr;
+}
+
+// --- reporter ----------------------------------------------------------------------------
+
+namespace {
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        auto start = line.find_first_not_of(' ', colon + 1);
+        return start == std::string::npos ? std::string() : line.substr(start);
+      }
+    }
+  }
+  return "unknown CPU";
+}
+
+std::string compiler() {
+#if defined(__clang__)
+  return std::string("Clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("GCC ") + __VERSION__;
+#else
+  return "unknown compiler";
+#endif
+}
+}  // namespace
+
+bool collecting_reporter::ReportContext(const Context& context) {
+  std::ostringstream m;
+  const auto& cpu = context.cpu_info;
+  m << cpu_model() << ", " << cpu.num_cpus << " CPUs @ "
+    << static_cast<long long>(std::llround(cpu.cycles_per_second / 1e6)) << " MHz";
+  if (!cpu.caches.empty()) {
+    m << ", caches";
+    for (const auto& c : cpu.caches) {
+      m << " L" << c.level
+        << (c.type == "Instruction" ? "i"
+            : c.type == "Data"      ? "d"
+                                    : "")
+        << " " << c.size / 1024 << " KiB";
+    }
+  }
+  m << "; " << compiler() << "; mpk " << MPK_BENCH_MPK_VERSION << ", msgpack-cxx "
+    << MSGPACK_VERSION_MAJOR << "." << MSGPACK_VERSION_MINOR << "." << MSGPACK_VERSION_REVISION
+    << ", Google Benchmark (Debian libbenchmark-dev)";
+#ifdef NDEBUG
+  m << "; NDEBUG";
+#else
+  m << "; assertions ON (not a release build)";
+#endif
+  machine_ = m.str();
+  return ConsoleReporter::ReportContext(context);
+}
+
+void collecting_reporter::ReportRuns(const std::vector<Run>& runs) {
+  for (const Run& run : runs) {
+    if (run.run_type != Run::RT_Iteration) continue;
+    cell* c = suite_.find(run.run_name.function_name);
+    if (run.error_occurred) {
+      ++errors_;
+      if (c != nullptr) c->error = run.error_message;
+      continue;
+    }
+    if (c == nullptr) continue;
+    for (const auto& [name, counter] : run.counters) {
+      if (name.rfind("ns_per_", 0) == 0) c->ns_per_unit.push_back(counter.value);
+      if (name == "bytes_alloc") c->alloc_bytes = counter.value;
+      if (name == "allocs") c->allocs = counter.value;
+    }
+  }
+  // ns_per_<unit> is already a number of nanoseconds; without its rate flags the console
+  // prints it as such (with them it would append "s").
+  std::vector<Run> shown = runs;
+  for (Run& run : shown)
+    for (auto& [name, counter] : run.counters)
+      if (name.rfind("ns_per_", 0) == 0) counter.flags = benchmark::Counter::kDefaults;
+  ConsoleReporter::ReportRuns(shown);
+}
+
+// --- tables ------------------------------------------------------------------------------
+
+namespace {
+
+struct stats {
+  double median = 0;
+  double spread_pct = 0;
+  std::size_t n = 0;
+};
+
+stats summarize(std::vector<double> v) {
+  stats s;
+  s.n = v.size();
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  s.median = v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+  s.spread_pct = s.median > 0 ? (v.back() - v.front()) / s.median * 100.0 : 0.0;
+  return s;
+}
+
+constexpr double noisy_pct = 5.0;
+
+/// Three significant figures: 0.853, 1.10, 41.3, 123.
+std::string format_ns(double ns) {
+  char text[32];
+  if (ns < 1)
+    std::snprintf(text, sizeof text, "%.3f", ns);
+  else if (ns < 10)
+    std::snprintf(text, sizeof text, "%.2f", ns);
+  else if (ns < 100)
+    std::snprintf(text, sizeof text, "%.1f", ns);
+  else
+    std::snprintf(text, sizeof text, "%.0f", ns);
+  return text;
+}
+
+std::string format_bytes(double b) {
+  char text[32];
+  if (b < 0) return "not measured";
+  if (b < 1000)
+    std::snprintf(text, sizeof text, "%.0f B", b);
+  else if (b < 1000 * 1024)
+    std::snprintf(text, sizeof text, "%.1f KiB", b / 1024);
+  else if (b < 1000.0 * 1024 * 1024)
+    std::snprintf(text, sizeof text, "%.1f MiB", b / (1024 * 1024));
+  else
+    std::snprintf(text, sizeof text, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+  return text;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) {
+    if (ch == '"') q += '"';
+    q += ch;
+  }
+  return q + "\"";
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+/// The Markdown report of one workload.
+std::string markdown(workload_table& t, const run_config& cfg, const std::string& machine) {
+  std::ostringstream md;
+  const auto& impls = t.implementations();
+  md << "## " << t.title() << "\n\n";
+  md << "Nanoseconds per " << t.unit() << ", median of " << cfg.repetitions
+     << (cfg.repetitions == 1 ? " repetition" : " repetitions")
+     << " (lower is better; fastest of each row in bold)" << (cfg.quick ? "; QUICK run" : "")
+     << ".\n\n";
+  md << "Machine: " << machine << ".\n\n";
+  for (const auto& f : t.facts())
+    md << "- " << f << "\n";
+  if (!t.facts().empty()) md << "\n";
+
+  // Main table.
+  md << "| case |";
+  for (const auto& i : impls)
+    md << " " << md_escape(i.title) << " |";
+  md << "\n|:--|";
+  for (std::size_t k = 0; k < impls.size(); ++k)
+    md << "--:|";
+  md << "\n";
+  bool any_noisy = false;
+  for (const auto& c : t.cases()) {
+    double best = -1;
+    for (const auto& i : impls) {
+      const cell* x = t.find(c.name, i.name);
+      if (x != nullptr && x->error.empty() && !x->ns_per_unit.empty()) {
+        const double m = summarize(x->ns_per_unit).median;
+        if (best < 0 || m < best) best = m;
+      }
+    }
+    md << "| " << md_escape(c.title) << " |";
+    for (const auto& i : impls) {
+      const cell* x = t.find(c.name, i.name);
+      std::string text;
+      if (x == nullptr || !x->registered) {
+        text = "n/a";
+      } else if (!x->error.empty()) {
+        text = "ERROR";
+      } else if (x->ns_per_unit.empty()) {
+        text = "not run";
+      } else {
+        const stats s = summarize(x->ns_per_unit);
+        text = format_ns(s.median);
+        if (s.median == best) text = "**" + text + "**";
+        if (x->verification.rfind("different bytes", 0) == 0) text += " (different bytes)";
+        if (s.spread_pct > noisy_pct) {
+          char note[48];
+          std::snprintf(note, sizeof note, " (noisy: %.1f%%)", s.spread_pct);
+          text += note;
+          any_noisy = true;
+        }
+      }
+      md << " " << text << " |";
+    }
+    md << "\n";
+  }
+  md << "\n";
+  if (any_noisy)
+    md << "\"noisy\": the spread of the repetitions, (max - min) / median, is over " << noisy_pct
+       << "%; rerun before drawing conclusions from that cell.\n\n";
+  md << "n/a: the implementation has no equivalent; not run: filtered out of this run; "
+        "(different bytes): it writes other bytes than mpk, for the reason given under "
+        "Verification (its values still decode right).\n\n";
+
+  // Spread table.
+  md << "### Spread of the repetitions, (max - min) / median\n\n| case |";
+  for (const auto& i : impls)
+    md << " " << md_escape(i.name) << " |";
+  md << "\n|:--|";
+  for (std::size_t k = 0; k < impls.size(); ++k)
+    md << "--:|";
+  md << "\n";
+  for (const auto& c : t.cases()) {
+    md << "| " << md_escape(c.title) << " |";
+    for (const auto& i : impls) {
+      const cell* x = t.find(c.name, i.name);
+      if (x == nullptr || !x->registered || x->ns_per_unit.empty()) {
+        md << " |";
+        continue;
+      }
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f%%", summarize(x->ns_per_unit).spread_pct);
+      md << " " << text << " |";
+    }
+    md << "\n";
+  }
+  md << "\n";
+
+  // Allocation table.
+  md << "### Heap allocated per pass over the workload (bytes requested, allocation calls)\n\n";
+  md << "| case |";
+  for (const auto& i : impls)
+    md << " " << md_escape(i.name) << " |";
+  md << "\n|:--|";
+  for (std::size_t k = 0; k < impls.size(); ++k)
+    md << "--:|";
+  md << "\n";
+  for (const auto& c : t.cases()) {
+    md << "| " << md_escape(c.title) << " |";
+    for (const auto& i : impls) {
+      const cell* x = t.find(c.name, i.name);
+      if (x == nullptr || !x->registered || x->allocs < 0) {
+        md << " |";
+        continue;
+      }
+      char calls[32];
+      std::snprintf(calls, sizeof calls, "%.0f", x->allocs);
+      md << " " << format_bytes(x->alloc_bytes) << " (" << calls << ") |";
+    }
+    md << "\n";
+  }
+  md << "\n";
+
+  // Verification.
+  md << "### Verification (before timing, and the checksum / digest of the timed loop "
+        "after it)\n\n";
+  for (const auto& c : t.cases()) {
+    for (const auto& i : impls) {
+      const cell* x = t.find(c.name, i.name);
+      if (x == nullptr || !x->registered) continue;
+      md << "- " << md_escape(c.title) << " / " << i.name << ": " << x->verification;
+      if (!x->error.empty()) md << " — ERROR in the timed run: " << x->error;
+      md << "\n";
+    }
+  }
+  md << "\n";
+
+  // What each cell runs.
+  md << "### What each case measures\n\n";
+  for (const auto& c : t.cases()) {
+    md << "- **" << c.title << "** (`" << t.id() << "/" << c.name << "/…`): " << c.description
+       << "\n";
+    for (const auto& i : impls) {
+      const cell* x = t.find(c.name, i.name);
+      if (x != nullptr && x->registered && !x->note.empty())
+        md << "  - " << i.name << ": " << x->note << "\n";
+    }
+  }
+  md << "\n### Implementations\n\n";
+  for (const auto& i : impls)
+    md << "- **" << i.title << "**: " << i.description << "\n";
+  return md.str();
+}
+
+std::string csv(workload_table& t, const run_config& cfg) {
+  std::ostringstream out;
+  out << "workload,case,implementation,ns_per_" << t.unit()
+      << "_median,spread_pct,repetitions,verification\n";
+  for (const auto& c : t.cases()) {
+    for (const auto& i : t.implementations()) {
+      const cell* x = t.find(c.name, i.name);
+      if (x == nullptr || !x->registered) continue;
+      if (x->ns_per_unit.empty() && x->error.empty()) continue;  // filtered out
+      const stats s = summarize(x->ns_per_unit);
+      std::string median, spread;
+      if (x->error.empty()) {
+        char a[32], b[32];
+        std::snprintf(a, sizeof a, "%.4f", s.median);
+        std::snprintf(b, sizeof b, "%.2f", s.spread_pct);
+        median = a;
+        spread = b;
+      }
+      std::string verdict = x->verification;
+      if (!x->error.empty()) verdict = "ERROR: " + x->error;
+      out << t.name() << "," << c.name << "," << i.name << "," << median << "," << spread << ","
+          << (x->error.empty() ? s.n : 0) << "," << csv_field(verdict) << "\n";
+    }
+  }
+  (void)cfg;
+  return out.str();
+}
+
+}  // namespace
+
+bool write_reports(suite& s, const run_config& cfg, const std::string& machine) {
+  bool ok = true;
+  std::error_code ec;
+  std::filesystem::create_directories(cfg.out_dir, ec);
+  if (ec) {
+    std::cerr << "mpk_bench: cannot create " << cfg.out_dir << ": " << ec.message() << "\n";
+    ok = false;
+  }
+  for (auto& t : s.tables()) {
+    const std::string md = markdown(*t, cfg, machine);
+    std::cout << "\n" << md << std::flush;
+    if (!ok) continue;
+    const std::filesystem::path dir(cfg.out_dir);
+    std::ofstream m(dir / (t->name() + ".md"));
+    m << md;
+    std::ofstream c(dir / (t->name() + ".csv"));
+    c << csv(*t, cfg);
+    if (!m || !c) {
+      std::cerr << "mpk_bench: cannot write " << (dir / t->name()).string() << ".{md,csv}\n";
+      ok = false;
+    } else {
+      std::cout << "\nwrote " << (dir / (t->name() + ".csv")).string() << " and "
+                << (dir / (t->name() + ".md")).string() << "\n";
+    }
+  }
+  return ok;
+}
+
+}  // namespace mpk_bench

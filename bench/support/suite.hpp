@@ -1,0 +1,164 @@
+// bench/support/suite.hpp - what a workload registers, and how results become tables.
+//
+// A workload (W1 small_fields, later W2..W7) adds its cases and implementations to a
+// `workload_table`, records a verification verdict for every cell before anything is timed,
+// and registers one Google Benchmark per cell, named "<id>/<case>/<implementation>"
+// (e.g. "w1/write_implicit/mpk"). After the run, `collecting_reporter` has every repetition of
+// every cell; `write_reports` prints the Markdown table and writes <name>.csv and <name>.md.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "alloc_count.hpp"
+
+namespace mpk_bench {
+
+/// Options of one run of the benchmark binary.
+struct run_config {
+  bool quick = false;                      ///< fewer values, one repetition, short min time
+  std::size_t values = 0;                  ///< override of a workload's value count (0: default)
+  std::string out_dir = "results/latest";  ///< where the CSV and Markdown files go
+  int repetitions = 5;                     ///< as passed to Google Benchmark
+};
+
+/// A library under test, e.g. {"msgpack-cxx", "msgpack-cxx 4.1.3", "packer + sbuffer, ..."}.
+struct implementation_info {
+  std::string name;         ///< column key and last part of benchmark names (no '/')
+  std::string title;        ///< column heading, with the version
+  std::string description;  ///< what API it is used through
+};
+
+/// A row of the table.
+struct case_info {
+  std::string name;         ///< middle part of benchmark names, e.g. "write_implicit"
+  std::string title;        ///< row heading, e.g. "write implicit"
+  std::string description;  ///< what is measured
+};
+
+/// One cell: its verification verdict, a note on how it was done, and its measurements.
+struct cell {
+  std::string verification;  ///< "same bytes", "different bytes: ...", "same values", ...
+  std::string note;          ///< e.g. "sbuffer(64), doubling"
+  bool registered = false;
+  std::vector<double> ns_per_unit;  ///< one per repetition
+  double alloc_bytes = -1;          ///< per iteration (one pass over the workload)
+  double allocs = -1;
+  std::string error;  ///< set when Google Benchmark reported an error
+};
+
+/// The table of one workload: rows are cases, columns are implementations.
+class workload_table {
+ public:
+  workload_table(std::string id, std::string name, std::string title, std::string unit)
+      : id_(std::move(id)),
+        name_(std::move(name)),
+        title_(std::move(title)),
+        unit_(std::move(unit)) {}
+
+  const std::string& id() const noexcept { return id_; }
+  const std::string& name() const noexcept { return name_; }
+  const std::string& title() const noexcept { return title_; }
+  const std::string& unit() const noexcept { return unit_; }
+
+  void add_case(case_info c) { cases_.push_back(std::move(c)); }
+  void add_implementation(implementation_info i) { impls_.push_back(std::move(i)); }
+  /// Free text printed above the table (data size, encoded size, digests...).
+  void add_fact(std::string line) { facts_.push_back(std::move(line)); }
+
+  /// Registers the benchmark "<id>/<case>/<impl>" and its cell. `units` is the number of
+  /// units (fields, maps, ...) one iteration processes.
+  void add(const std::string& case_name, const std::string& impl, std::string verification,
+           std::string note, std::function<void(benchmark::State&)> fn);
+
+  cell* find(const std::string& case_name, const std::string& impl);
+  const std::vector<case_info>& cases() const noexcept { return cases_; }
+  const std::vector<implementation_info>& implementations() const noexcept { return impls_; }
+  const std::vector<std::string>& facts() const noexcept { return facts_; }
+
+ private:
+  std::string id_, name_, title_, unit_;
+  std::vector<case_info> cases_;
+  std::vector<implementation_info> impls_;
+  std::vector<std::string> facts_;
+  std::map<std::pair<std::string, std::string>, cell> cells_;
+};
+
+/// Every workload of this run.
+class suite {
+ public:
+  workload_table& add_workload(std::string id, std::string name, std::string title,
+                               std::string unit) {
+    tables_.push_back(std::make_unique<workload_table>(std::move(id), std::move(name),
+                                                       std::move(title), std::move(unit)));
+    return *tables_.back();
+  }
+  /// The cell a benchmark name "<id>/<case>/<impl>" belongs to, or nullptr.
+  cell* find(const std::string& benchmark_name);
+  std::vector<std::unique_ptr<workload_table>>& tables() noexcept { return tables_; }
+
+ private:
+  std::vector<std::unique_ptr<workload_table>> tables_;
+};
+
+/// Times one pass over a workload per iteration and sets the counters every cell reports:
+/// items (units) processed, "ns_per_<unit>", "bytes_alloc" and "allocs" per iteration.
+/// `pass()` runs one pass and returns something to keep alive; `check(last)` runs after the
+/// timing loop and returns an error message (empty when the last pass was right).
+template <class Pass, class Check>
+void time_passes(benchmark::State& state, std::size_t units, const std::string& unit, Pass&& pass,
+                 Check&& check) {
+  decltype(pass()) last{};
+  const alloc_count::snapshot before = alloc_count::now();
+  for (auto _ : state) {
+    last = pass();
+    benchmark::DoNotOptimize(last);
+    benchmark::ClobberMemory();
+  }
+  const alloc_count::snapshot after = alloc_count::now();
+  const auto iterations = static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(units));
+  // A rate over `units * 1e-9` per iteration, inverted: nanoseconds per unit.
+  state.counters["ns_per_" + unit] = benchmark::Counter(
+      static_cast<double>(units) * 1e-9,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  if (iterations > 0) {
+    state.counters["bytes_alloc"] =
+        benchmark::Counter(static_cast<double>(after.bytes - before.bytes) / iterations);
+    state.counters["allocs"] =
+        benchmark::Counter(static_cast<double>(after.calls - before.calls) / iterations);
+  }
+  if (std::string message = check(last); !message.empty()) state.SkipWithError(message.c_str());
+}
+
+/// A console reporter that also keeps every repetition for the tables.
+class collecting_reporter : public benchmark::ConsoleReporter {
+ public:
+  explicit collecting_reporter(suite& s) : ConsoleReporter(OO_Tabular), suite_(s) {}
+  bool ReportContext(const Context& context) override;
+  void ReportRuns(const std::vector<Run>& runs) override;
+  /// Number of runs that reported an error (a failed check counts).
+  int errors() const noexcept { return errors_; }
+  /// "AMD EPYC ..., 2 CPUs @ 4192 MHz, caches ...".
+  const std::string& machine() const noexcept { return machine_; }
+
+ private:
+  suite& suite_;
+  int errors_ = 0;
+  std::string machine_;
+};
+
+/// Prints the table of every workload to stdout and writes <out_dir>/<name>.csv and .md.
+/// Returns false when a file could not be written.
+bool write_reports(suite& s, const run_config& cfg, const std::string& machine);
+
+}  // namespace mpk_bench

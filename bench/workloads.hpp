@@ -1,0 +1,15 @@
+// bench/workloads.hpp - the workloads of the benchmark binary.
+//
+// Each one generates its data (BENCHMARKS.md), verifies every implementation before anything
+// is timed (printing its verdicts), adds its table to the suite and registers its
+// benchmarks. It returns false when an implementation produced wrong values: the run stops.
+#pragma once
+
+#include "support/suite.hpp"
+
+namespace mpk_bench {
+
+/// W1 small_fields: 1,000,000 small top-level values in records of 8.
+bool register_small_fields(suite& s, const run_config& cfg);
+
+}  // namespace mpk_bench
