@@ -20,12 +20,12 @@ namespace mpk::inline v0 {
 /// What went wrong. One small list for every layer of mpk.
 enum class errc : std::uint8_t {
   ok = 0,
-  truncated,          ///< the input ends inside a value
+  truncated,          ///< the input ends inside a value (or cannot hold a declared count)
   invalid_marker,     ///< the reserved byte 0xc1
   type_mismatch,      ///< the value has another type than the one asked for
   out_of_range,       ///< the value does not fit the target type
   depth_exceeded,     ///< nesting deeper than limits::max_depth
-  limit_exceeded,     ///< a length or count above its limit, or above what the input can hold
+  limit_exceeded,     ///< a length, count or depth above the configured limits
   invalid_utf8,       ///< a string that is not valid UTF-8
   invalid_utf16,      ///< a lone surrogate in UTF-16 input
   invalid_timestamp,  ///< timestamp with nanoseconds >= 10^9 or a bad length
