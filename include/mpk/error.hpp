@@ -25,7 +25,7 @@ enum class errc : std::uint8_t {
   type_mismatch,      ///< the value has another type than the one asked for
   out_of_range,       ///< the value does not fit the target type
   depth_exceeded,     ///< nesting deeper than limits::max_depth
-  limit_exceeded,     ///< a length, count or depth above the configured limits
+  limit_exceeded,     ///< a length or count above the configured limits
   invalid_utf8,       ///< a string that is not valid UTF-8
   invalid_utf16,      ///< a lone surrogate in UTF-16 input
   invalid_timestamp,  ///< timestamp with nanoseconds >= 10^9 or a bad length
