@@ -163,6 +163,19 @@ TEST(Writer, StringPayloadFollowsHeader) {
   }
 }
 
+TEST(Writer, EmptyPayloadsWithNullPointers) {
+  // Empty views may hold a null pointer; writing them must not pass it to memcpy (UBSan).
+  mpk::buffer buf;
+  mpk::writer w(buf);
+  w.write(std::string_view{});
+  w.write(std::span<const std::byte>{});
+  w.write_str8(std::string_view{});
+  w.write_bin32(std::span<const std::byte>{});
+  w.write_raw(std::span<const std::byte>{});
+  ASSERT_EQ(w.error(), mpk::errc::ok);
+  EXPECT_EQ(to_hex(buf.bytes()), "a0 c4 00 d9 00 c6 00 00 00 00");
+}
+
 TEST(Writer, StringKinds) {
   std::string s = "abc";
   EXPECT_EQ(encode(s), "a3 61 62 63");
