@@ -1,0 +1,279 @@
+// mpk/codec/core.hpp - the typed-mapping core: the codec<T> customization point, pack and
+// unpack, the decoding context (strict mode, depth, codec errors) and the scalar codecs.
+//
+// A codec<T> has two static functions:
+//
+//     template <class Sink> static void write(mpk::writer<Sink>& w, const T& v);
+//     static void read(mpk::reader& r, T& out, mpk::read_context& ctx);
+//     // or, when the codec needs neither strict mode, depth nor its own errors:
+//     static void read(mpk::reader& r, T& out);
+//
+// Errors are sticky on both sides: a codec never returns one, it leaves it in the writer,
+// the reader or the context, and pack/unpack report the first one.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "mpk/buffer.hpp"
+#include "mpk/error.hpp"
+#include "mpk/format.hpp"
+#include "mpk/reader.hpp"
+#include "mpk/writer.hpp"
+
+namespace mpk::inline v0 {
+
+/// An empty tag naming a type; the argument of the ADL hooks `mpk_describe` and
+/// `mpk_enum_names` that MPK_MAP, MPK_ARRAY and MPK_ENUM define.
+template <class T>
+struct type_tag {
+  using type = T;
+};
+
+/// Options of `mpk::unpack`.
+///
+///     auto cfg = mpk::unpack<config>(bytes, {.strict = true});
+struct unpack_options {
+  /// Limits of the reader that `unpack(bytes)` makes; `unpack(reader&, ...)` uses the
+  /// reader's own limits. `limits.max_depth` also bounds the nesting of typed values.
+  mpk::limits limits{};
+  /// Strict mode: unknown keys (errc::unknown_key), missing keys (errc::missing_key) and
+  /// duplicate keys (errc::duplicate_key) of MPK_MAP structs are errors, and MPK_ARRAY
+  /// structs need exactly as many elements as they have fields (shorter: errc::missing_key,
+  /// longer: errc::unknown_key). Otherwise unknown keys and extra elements are skipped,
+  /// missing ones keep their value, and the last of duplicate keys wins.
+  bool strict = false;
+  /// `unpack(bytes)` only: accept bytes after the value (otherwise errc::trailing_bytes).
+  bool allow_trailing_bytes = false;
+};
+
+/// What a decoding carries besides the reader: strict mode, the nesting depth of typed
+/// containers, and the first error that is the codec's own (unknown key, depth, ...).
+///
+/// Codecs that decode containers call `enter` / `leave` around their elements, so that a
+/// recursive type (a struct holding a std::vector of itself) cannot nest beyond
+/// `limits::max_depth` whatever the input says.
+class read_context {
+ public:
+  read_context() noexcept = default;
+  explicit read_context(const unpack_options& options) noexcept : strict_(options.strict) {}
+
+  /// True in strict mode (see unpack_options::strict).
+  bool strict() const noexcept { return strict_; }
+  /// Containers currently open (a top-level array or map is depth 1).
+  std::uint32_t depth() const noexcept { return depth_; }
+  /// The codec error recorded by fail(), or errc::ok.
+  mpk::error error() const noexcept { return error_; }
+
+  /// Records a codec error at byte `offset` of the input, unless the reader or the context
+  /// already hold one, and stops the reader: every later read on it is a no-op that fails.
+  /// The first error is the one pack/unpack report.
+  void fail(reader& r, errc code, std::size_t offset) noexcept {
+    if (error_.code != errc::ok || !r.ok()) return;
+    error_ = {code, offset};
+    r.reset({});
+  }
+
+  /// Opens a container that starts at byte `offset`; false (and errc::depth_exceeded) when
+  /// that is deeper than the reader's limits::max_depth. Call leave() after a true.
+  MPK_ALWAYS_INLINE bool enter(reader& r, std::size_t offset) noexcept {
+    if (depth_ >= r.get_limits().max_depth) [[unlikely]] {
+      fail(r, errc::depth_exceeded, offset);
+      return false;
+    }
+    ++depth_;
+    return true;
+  }
+  /// Closes the container opened by the last successful enter().
+  MPK_ALWAYS_INLINE void leave() noexcept { --depth_; }
+
+  /// The first error of a decoding: the context's, else the reader's.
+  mpk::error first_error(const reader& r) const noexcept {
+    return error_.code != errc::ok ? error_ : r.error();
+  }
+
+ private:
+  bool strict_ = false;
+  std::uint32_t depth_ = 0;
+  mpk::error error_{};
+};
+
+/// The customization point: specialize `mpk::codec<T>` for a type of yours (see the top of
+/// this header and docs/codec.md). The primary template is left undefined, so a type
+/// without a codec is a compile error naming it.
+template <class T>
+struct codec;
+
+/// True when `codec<T>` is defined (built in, MPK_MAP / MPK_ARRAY, or your own).
+template <class T>
+concept has_codec = requires {
+  sizeof(codec<T>);
+};
+
+/// Writes `v` through its codec: the call codecs make for their members and elements.
+/// Errors stay in the writer (see writer::error()).
+template <class S, class T>
+MPK_ALWAYS_INLINE void write_value(writer<S>& w, const T& v) noexcept {
+  static_assert(has_codec<T>,
+                "mpk: no mpk::codec<T> for this type: describe it with "
+                "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
+  codec<T>::write(w, v);
+}
+
+/// Reads into `out` through its codec: the call codecs make for their members and elements.
+/// Errors stay in the reader or in `ctx` (see read_context::first_error()).
+template <class T>
+MPK_ALWAYS_INLINE void read_value(reader& r, T& out, read_context& ctx) {
+  static_assert(has_codec<T>,
+                "mpk: no mpk::codec<T> for this type: describe it with "
+                "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
+  if constexpr (requires { codec<T>::read(r, out, ctx); }) {
+    codec<T>::read(r, out, ctx);
+  } else {
+    codec<T>::read(r, out);
+  }
+}
+
+/// Encodes `v` into a new buffer.
+///
+///     mpk::result<mpk::buffer> bytes = mpk::pack(order);
+///
+/// Errors: errc::out_of_memory (the buffer could not grow), errc::too_large (a string,
+/// binary or container of 2^32 bytes or elements or more). The offset is the number of
+/// bytes written before the failure.
+template <class T>
+[[nodiscard]] result<buffer> pack(const T& v, writer_options options = {}) {
+  buffer out;
+  writer<buffer> w(out, options);
+  write_value(w, v);
+  if (!w.ok()) return w.error();
+  return out;  // moved: C++20 implicit move into result<T>(T&&)
+}
+
+/// Encodes `v` with an existing writer (any sink), after what it already holds, and returns
+/// the writer's error: errc::ok, or whatever its sink can fail with (errc::out_of_memory,
+/// errc::buffer_full, errc::io_error) and errc::too_large. The error is sticky in `w` too.
+///
+///     mpk::writer w(buf);  if (auto e = mpk::pack(order, w).error()) ...
+template <class S, class T>
+result<void> pack(const T& v, writer<S>& w) noexcept {
+  write_value(w, v);
+  return w.error();
+}
+
+/// Decodes the next value of `r` into `out`. Members that the input does not mention keep
+/// the value `out` has (non-strict mode). Returns the first error, with the byte offset of
+/// the value it concerns:
+/// - from the reader: errc::truncated, errc::invalid_marker, errc::type_mismatch,
+///   errc::out_of_range, errc::limit_exceeded, errc::out_of_memory (see reader.hpp);
+/// - from the codecs: errc::depth_exceeded (typed containers nested beyond
+///   limits::max_depth), errc::unknown_key, errc::missing_key, errc::duplicate_key (strict
+///   mode, and duplicate elements of a std::set or keys of a std::map), errc::out_of_range
+///   (a std::array, std::pair, std::tuple or std::variant of the wrong size or index, an
+///   enum name that is not known).
+/// After an error, `out` is partly assigned and `r` is stopped: every later read fails.
+template <class T>
+result<void> unpack(reader& r, T& out, const unpack_options& options = {}) {
+  read_context ctx(options);
+  read_value(r, out, ctx);
+  return ctx.first_error(r);
+}
+
+/// Decodes one whole message into a new T (default-constructed first, so members the input
+/// does not mention keep their defaults). Strings and binaries read into std::string_view or
+/// std::span<const std::byte> members point into `bytes`, which must then outlive them.
+///
+///     mpk::result<order> o = mpk::unpack<order>(buf);
+///     auto strict = mpk::unpack<order>(buf, {.strict = true});
+///
+/// Errors: those of unpack(reader&, T&), and errc::trailing_bytes when bytes follow the
+/// value (unless options.allow_trailing_bytes).
+template <class T>
+[[nodiscard]] result<T> unpack(std::span<const std::byte> bytes,
+                               const unpack_options& options = {}) {
+  static_assert(std::is_default_constructible_v<T>,
+                "mpk::unpack<T>: T must be default-"
+                "constructible; unpack into an existing "
+                "object with unpack(reader&, T&)");
+  reader r(bytes, options.limits);
+  read_context ctx(options);
+  T out{};
+  read_value(r, out, ctx);
+  if (const mpk::error e = ctx.first_error(r)) return e;
+  if (!options.allow_trailing_bytes && !r.at_end()) return {errc::trailing_bytes, r.position()};
+  return out;  // moved: C++20 implicit move into result<T>(T&&)
+}
+
+// --- scalars ------------------------------------------------------------------------------
+
+/// bool: true / false.
+template <>
+struct codec<bool> {
+  template <class S>
+  static void write(writer<S>& w, bool v) noexcept {
+    w.write(v);
+  }
+  static void read(reader& r, bool& out) noexcept { out = r.read<bool>(); }
+};
+
+/// Integers (not the character types): the smallest form on write; on read every integer
+/// format whose value fits (errc::out_of_range otherwise).
+template <class T>
+requires detail::is_read_integer<T>
+struct codec<T> {
+  template <class S>
+  MPK_ALWAYS_INLINE static void write(writer<S>& w, T v) noexcept {
+    w.write(v);
+  }
+  MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
+};
+
+/// float: float32. double: float64 (or float32 as the writer's float32 policy says). Read
+/// with the reader's coercions (integers a float or double holds exactly are accepted).
+template <std::floating_point T>
+requires(std::is_same_v<T, float> || std::is_same_v<T, double>) struct codec<T> {
+  template <class S>
+  MPK_ALWAYS_INLINE static void write(writer<S>& w, T v) noexcept {
+    w.write(v);
+  }
+  MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
+};
+
+/// std::nullptr_t: nil.
+template <>
+struct codec<std::nullptr_t> {
+  template <class S>
+  static void write(writer<S>& w, std::nullptr_t) noexcept {
+    w.write_nil();
+  }
+  static void read(reader& r, std::nullptr_t&) noexcept { r.read_nil(); }
+};
+
+/// std::string_view: a str, read zero-copy (a view into the input; no UTF-8 check).
+template <>
+struct codec<std::string_view> {
+  template <class S>
+  MPK_ALWAYS_INLINE static void write(writer<S>& w, std::string_view v) noexcept {
+    w.write_str(v);
+  }
+  MPK_ALWAYS_INLINE static void read(reader& r, std::string_view& out) noexcept {
+    out = r.read_str();
+  }
+};
+
+/// std::span<const std::byte>: a bin, read zero-copy (a view into the input).
+template <>
+struct codec<std::span<const std::byte>> {
+  template <class S>
+  static void write(writer<S>& w, std::span<const std::byte> v) noexcept {
+    w.write_bin(v);
+  }
+  static void read(reader& r, std::span<const std::byte>& out) noexcept { out = r.read_bin(); }
+};
+
+}  // namespace mpk::inline v0

@@ -1,0 +1,472 @@
+// mpk/codec/describe.hpp - describing your own structs and enums: MPK_MAP, MPK_ARRAY,
+// MPK_FIELD (renames) and MPK_ENUM (enums as names).
+//
+//     struct beer { std::string brand; double alcohol = 0; std::vector<std::string> sort; };
+//     MPK_MAP(beer, brand, alcohol, MPK_FIELD(sort, "kinds"))   // {"brand":…, "alcohol":…,
+//     "kinds":…}
+//
+// The macros go at namespace scope, in the namespace of the type (they define a constexpr
+// function found by argument-dependent lookup), and name public members.
+//
+// How map mode is fast: every key is encoded once, at compile time, into one constant byte
+// array (the map header is glued to the first key); writing a struct copies each key's
+// bytes with a copy of constant size, then writes the value. Reading matches each key on
+// its raw bytes against the field expected next in declaration order (one length compare
+// and one memcmp of constant size), and only when the input is in another order against
+// every field; no string is built, nothing is allocated for a struct of scalars.
+#pragma once
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "mpk/codec/core.hpp"
+
+namespace mpk::inline v0 {
+namespace detail {
+
+/// One described member: a pointer to it and its key (map mode; unused in array mode).
+template <class C, class M>
+struct field_desc {
+  M C::*member;
+  std::string_view name;
+};
+
+template <class C, class M>
+constexpr field_desc<C, M> make_field(M C::*member, std::string_view name) noexcept {
+  return {member, name};
+}
+
+enum class struct_mode : std::uint8_t { map, array };
+
+template <struct_mode Mode, class... F>
+struct struct_desc {
+  static constexpr struct_mode mode = Mode;
+  std::tuple<F...> fields;
+};
+
+template <struct_mode Mode, class... F>
+constexpr struct_desc<Mode, F...> make_desc(F... fields) noexcept {
+  return {{fields...}};
+}
+
+template <class T>
+concept described = requires {
+  mpk_describe(type_tag<T>{});
+};
+
+/// Bytes of a str header for a key of `n` bytes (fixstr, str8, str16, str32).
+constexpr std::size_t key_header_size(std::size_t n) noexcept {
+  return n < 32 ? 1 : n <= 0xff ? 2 : n <= 0xffff ? 3 : 5;
+}
+/// Bytes of an array or map header for `n` elements.
+constexpr std::size_t container_header_size(std::size_t n) noexcept {
+  return n < 16 ? 1 : n <= 0xffff ? 3 : 5;
+}
+
+/// Writes a container or str header (`fix` is the fix-format base, `m16`/`m32` the wide
+/// markers, `m8` the 8-bit one or 0 when there is none) at `out`; returns the bytes written.
+constexpr std::size_t put_header(std::byte* out, std::size_t n, std::uint8_t fix,
+                                 std::size_t fix_max, std::uint8_t m8, std::uint8_t m16,
+                                 std::uint8_t m32) noexcept {
+  auto put = [&](std::size_t i, std::size_t v) { out[i] = static_cast<std::byte>(v & 0xff); };
+  if (n <= fix_max) {
+    put(0, fix | n);
+    return 1;
+  }
+  if (m8 != 0 && n <= 0xff) {
+    put(0, m8);
+    put(1, n);
+    return 2;
+  }
+  if (n <= 0xffff) {
+    put(0, m16);
+    put(1, n >> 8);
+    put(2, n);
+    return 3;
+  }
+  put(0, m32);
+  for (std::size_t i = 0; i < 4; ++i)
+    put(1 + i, n >> (24 - 8 * i));
+  return 5;
+}
+
+/// The compile-time layout of a described struct: its fields, their keys, and the constant
+/// bytes written before each field (segment i = [offsets[i], offsets[i + 1]) of `bytes`; in
+/// map mode the container header and key 0 form segment 0, key i segment i; in array mode
+/// segment 0 is the array header and the others are empty).
+template <class T>
+struct layout {
+  static constexpr auto desc = mpk_describe(type_tag<T>{});
+  static constexpr bool map_mode = decltype(desc)::mode == struct_mode::map;
+  static constexpr std::size_t count = std::tuple_size_v<decltype(desc.fields)>;
+
+  static constexpr std::array<std::string_view, count> names = std::apply(
+      [](auto... f) { return std::array<std::string_view, count>{f.name...}; }, desc.fields);
+
+  static constexpr std::size_t total_size = [] {
+    std::size_t n = container_header_size(count);
+    if (map_mode) {
+      for (auto name : names)
+        n += key_header_size(name.size()) + name.size();
+    }
+    return n;
+  }();
+
+  /// True when a key takes str8, which an old-spec writer must not write.
+  static constexpr bool has_str8_key = [] {
+    for (auto name : names)
+      if (map_mode && key_header_size(name.size()) == 2) return true;
+    return false;
+  }();
+
+  static constexpr auto encoded = [] {
+    std::pair<std::array<std::byte, total_size>, std::array<std::size_t, count + 1>> out{};
+    auto& [bytes, offsets] = out;
+    std::size_t at = 0;
+    if (map_mode)
+      at += put_header(bytes.data(), count, marker::fixmap, 15, 0, marker::map16, marker::map32);
+    else
+      at += put_header(bytes.data(), count, marker::fixarray, 15, 0, marker::array16,
+                       marker::array32);
+    offsets[0] = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (map_mode) {
+        at += put_header(bytes.data() + at, names[i].size(), marker::fixstr, 31, marker::str8,
+                         marker::str16, marker::str32);
+        for (char c : names[i])
+          bytes[at++] = static_cast<std::byte>(c);
+      }
+      offsets[i + 1] = at;
+    }
+    return out;
+  }();
+
+  /// The constant bytes to write before field I (just before the first field: the header).
+  template <std::size_t I>
+  static constexpr std::size_t segment_size = encoded.second[I + 1] - encoded.second[I];
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static constexpr std::span<const std::byte> segment() noexcept {
+    return {encoded.first.data() + encoded.second[I], segment_size<I>};
+  }
+
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static constexpr auto& member(T& v) noexcept {
+    return v.*(std::get<I>(desc.fields).member);
+  }
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static constexpr const auto& member(const T& v) noexcept {
+    return v.*(std::get<I>(desc.fields).member);
+  }
+
+  /// Index of the field whose key is `key`, or count.
+  static std::size_t find(std::string_view key) noexcept {
+    for (std::size_t i = 0; i < count; ++i)
+      if (names[i].size() == key.size() &&
+          std::memcmp(names[i].data(), key.data(), key.size()) == 0)
+        return i;
+    return count;
+  }
+};
+
+/// The codec of a struct described with MPK_MAP or MPK_ARRAY.
+template <class T>
+struct struct_codec {
+  using L = layout<T>;
+  static constexpr std::size_t count = L::count;
+  using seen_set = std::bitset<count>;
+
+  template <class S>
+  static void write(writer<S>& w, const T& v) noexcept {
+    if constexpr (L::has_str8_key) {
+      if (w.options().old_spec) [[unlikely]]
+        return write_old_spec(w, v, std::make_index_sequence<count>{});
+    }
+    if constexpr (count == 0)
+      w.write_raw(L::encoded.first);
+    else
+      write_fields(w, v, std::make_index_sequence<count>{});
+  }
+
+  static void read(reader& r, T& v, read_context& ctx) {
+    if constexpr (L::map_mode)
+      read_map(r, v, ctx);
+    else
+      read_array(r, v, ctx);
+  }
+
+ private:
+  template <class S, std::size_t... I>
+  MPK_ALWAYS_INLINE static void write_fields(writer<S>& w, const T& v,
+                                             std::index_sequence<I...>) noexcept {
+    (write_field<I>(w, v), ...);
+  }
+
+  template <std::size_t I, class S>
+  MPK_ALWAYS_INLINE static void write_field(writer<S>& w, const T& v) noexcept {
+    if constexpr (L::template segment_size<I> != 0) w.write_raw(L::template segment<I>());
+    write_value(w, L::template member<I>(v));
+  }
+
+  template <class S, std::size_t... I>
+  static void write_old_spec(writer<S>& w, const T& v, std::index_sequence<I...>) noexcept {
+    w.begin_map(count);
+    ((w.write_str(L::names[I]), write_value(w, L::template member<I>(v))), ...);
+  }
+
+  // --- map mode ---
+
+  static void read_map(reader& r, T& v, read_context& ctx) {
+    const std::size_t at = r.position();
+    const std::uint32_t n = r.read_map_header();
+    if (!r.ok() || !ctx.enter(r, at)) return;
+    seen_set seen;
+    std::uint32_t i = 0;
+    read_in_order(r, v, ctx, n, i, seen, std::make_index_sequence<count>{});
+    for (; i < n && r.ok(); ++i)
+      read_entry(r, v, ctx, seen);
+    if (ctx.strict() && r.ok() && !seen.all()) ctx.fail(r, errc::missing_key, at);
+    ctx.leave();
+  }
+
+  template <std::size_t... I>
+  MPK_ALWAYS_INLINE static void read_in_order(reader& r, T& v, read_context& ctx, std::uint32_t n,
+                                              std::uint32_t& i, seen_set& seen,
+                                              std::index_sequence<I...>) {
+    (void)(read_expected<I>(r, v, ctx, n, i, seen) && ...);
+  }
+
+  /// Reads entry i when its key is that of field I (the common case: the writer used the
+  /// declaration order); otherwise handles the entry whatever its key and returns false, and
+  /// the remaining entries go through read_entry.
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static bool read_expected(reader& r, T& v, read_context& ctx, std::uint32_t n,
+                                              std::uint32_t& i, seen_set& seen) {
+    if (i >= n) return false;
+    ++i;
+    if (r.peek() != type::str) [[unlikely]] {
+      other_key(r, ctx);
+      return false;
+    }
+    const std::size_t key_at = r.position();
+    const std::string_view key = r.read_str();
+    constexpr std::string_view name = L::names[I];
+    if (key.size() == name.size() && std::memcmp(key.data(), name.data(), name.size()) == 0)
+        [[likely]] {
+      seen.set(I);
+      read_value(r, L::template member<I>(v), ctx);
+      return r.ok();
+    }
+    dispatch(r, v, ctx, key, key_at, seen);
+    return false;
+  }
+
+  static void read_entry(reader& r, T& v, read_context& ctx, seen_set& seen) {
+    if (r.peek() != type::str) return other_key(r, ctx);
+    const std::size_t key_at = r.position();
+    const std::string_view key = r.read_str();
+    dispatch(r, v, ctx, key, key_at, seen);
+  }
+
+  /// The value of the entry whose key `key` (at `key_at`) was just read.
+  static void dispatch(reader& r, T& v, read_context& ctx, std::string_view key, std::size_t key_at,
+                       seen_set& seen) {
+    if (!r.ok()) return;
+    const std::size_t index = L::find(key);
+    if (index == count) {
+      if (ctx.strict()) return ctx.fail(r, errc::unknown_key, key_at);
+      return r.skip();
+    }
+    if (seen.test(index) && ctx.strict()) return ctx.fail(r, errc::duplicate_key, key_at);
+    seen.set(index);
+    read_field(r, v, ctx, index, std::make_index_sequence<count>{});
+  }
+
+  /// A key that is not a string: no field has it.
+  static void other_key(reader& r, read_context& ctx) {
+    if (!r.ok()) return;
+    if (ctx.strict()) return ctx.fail(r, errc::unknown_key, r.position());
+    r.skip();
+    r.skip();
+  }
+
+  template <std::size_t... I>
+  static void read_field(reader& r, T& v, read_context& ctx, std::size_t index,
+                         std::index_sequence<I...>) {
+    (void)((index == I ? (read_value(r, L::template member<I>(v), ctx), true) : false) || ...);
+  }
+
+  // --- array mode ---
+
+  static void read_array(reader& r, T& v, read_context& ctx) {
+    const std::size_t at = r.position();
+    const std::uint32_t n = r.read_array_header();
+    if (!r.ok() || !ctx.enter(r, at)) return;
+    read_positional(r, v, ctx, n, std::make_index_sequence<count>{});
+    if (n > count && r.ok()) {
+      if (ctx.strict()) {
+        ctx.fail(r, errc::unknown_key, r.position());
+      } else {
+        for (std::uint32_t i = count; i < n && r.ok(); ++i)
+          r.skip();
+      }
+    } else if (n < count && ctx.strict() && r.ok()) {
+      ctx.fail(r, errc::missing_key, at);
+    }
+    ctx.leave();
+  }
+
+  template <std::size_t... I>
+  MPK_ALWAYS_INLINE static void read_positional(reader& r, T& v, read_context& ctx, std::uint32_t n,
+                                                std::index_sequence<I...>) {
+    ((I < n ? read_value(r, L::template member<I>(v), ctx) : void()), ...);
+  }
+};
+
+/// An enumerator and its name, for MPK_ENUM.
+template <class E>
+struct enum_entry {
+  E value;
+  std::string_view name;
+};
+
+template <class E>
+concept named_enum = std::is_enum_v<E> && requires {
+  mpk_enum_names(type_tag<E>{});
+};
+
+}  // namespace detail
+
+/// Structs described with MPK_MAP (a map keyed by member names) or MPK_ARRAY (an array of
+/// the members in order). See docs/codec.md for versioning and strict mode.
+template <class T>
+requires detail::described<T>
+struct codec<T> : detail::struct_codec<T> {
+};
+
+/// Enums described with MPK_ENUM: written as the enumerator's name (a str); a value that has
+/// no name is written as its integer. Read from a name (unknown name: errc::out_of_range) or
+/// from an integer.
+template <class E>
+requires detail::named_enum<E>
+struct codec<E> {
+  static constexpr auto entries = mpk_enum_names(type_tag<E>{});
+  using underlying = std::underlying_type_t<E>;
+
+  template <class S>
+  static void write(writer<S>& w, E v) noexcept {
+    for (const auto& e : entries)
+      if (e.value == v) return w.write_str(e.name);
+    write_value(w, static_cast<underlying>(v));
+  }
+  static void read(reader& r, E& out, read_context& ctx) {
+    if (r.peek() != type::str) {
+      underlying u{};
+      read_value(r, u, ctx);
+      out = static_cast<E>(u);
+      return;
+    }
+    const std::size_t at = r.position();
+    const std::string_view name = r.read_str();
+    for (const auto& e : entries)
+      if (e.name == name) {
+        out = e.value;
+        return;
+      }
+    ctx.fail(r, errc::out_of_range, at);
+  }
+};
+
+}  // namespace mpk::inline v0
+
+// --- the macros ------------------------------------------------------------------------------
+//
+// MPK_DETAIL_FOR_EACH(m, T, a, b, …) expands to `m(T, a), m(T, b), …`: a step re-emits itself
+// through a deferred call, and MPK_DETAIL_EXPAND rescans 4^4 = 256 times, which bounds the
+// number of items per macro at 256.
+
+#define MPK_DETAIL_PARENS ()
+#define MPK_DETAIL_EXPAND(...) \
+  MPK_DETAIL_EXPAND3(MPK_DETAIL_EXPAND3(MPK_DETAIL_EXPAND3(MPK_DETAIL_EXPAND3(__VA_ARGS__))))
+#define MPK_DETAIL_EXPAND3(...) \
+  MPK_DETAIL_EXPAND2(MPK_DETAIL_EXPAND2(MPK_DETAIL_EXPAND2(MPK_DETAIL_EXPAND2(__VA_ARGS__))))
+#define MPK_DETAIL_EXPAND2(...) \
+  MPK_DETAIL_EXPAND1(MPK_DETAIL_EXPAND1(MPK_DETAIL_EXPAND1(MPK_DETAIL_EXPAND1(__VA_ARGS__))))
+#define MPK_DETAIL_EXPAND1(...) __VA_ARGS__
+#define MPK_DETAIL_FOR_EACH(m, T, ...) \
+  __VA_OPT__(MPK_DETAIL_EXPAND(MPK_DETAIL_FOR_EACH_STEP(m, T, __VA_ARGS__)))
+#define MPK_DETAIL_FOR_EACH_STEP(m, T, item, ...) \
+  m(T, item) __VA_OPT__(, MPK_DETAIL_FOR_EACH_AGAIN MPK_DETAIL_PARENS(m, T, __VA_ARGS__))
+#define MPK_DETAIL_FOR_EACH_AGAIN() MPK_DETAIL_FOR_EACH_STEP
+
+// MPK_DETAIL_IS_PAREN(x) is 1 when x is a parenthesized list (what MPK_FIELD makes), else 0.
+#define MPK_DETAIL_CAT(a, b) MPK_DETAIL_CAT_(a, b)
+#define MPK_DETAIL_CAT_(a, b) a##b
+#define MPK_DETAIL_IS_PAREN(x) MPK_DETAIL_IS_PAREN_CHECK(MPK_DETAIL_IS_PAREN_PROBE x)
+#define MPK_DETAIL_IS_PAREN_PROBE(...) ~, 1,
+#define MPK_DETAIL_IS_PAREN_CHECK(...) MPK_DETAIL_IS_PAREN_PICK(__VA_ARGS__, 0, ~)
+#define MPK_DETAIL_IS_PAREN_PICK(a, n, ...) n
+#define MPK_DETAIL_UNPAREN(...) __VA_ARGS__
+#define MPK_DETAIL_CALL(m, ...) m(__VA_ARGS__)
+
+// A field: `member` (key "member") or MPK_FIELD(member, "key").
+#define MPK_DETAIL_FIELD(T, item) \
+  MPK_DETAIL_CAT(MPK_DETAIL_FIELD_, MPK_DETAIL_IS_PAREN(item))(T, item)
+#define MPK_DETAIL_FIELD_0(T, member) ::mpk::detail::make_field(&T::member, #member)
+#define MPK_DETAIL_FIELD_1(T, item) \
+  MPK_DETAIL_CALL(MPK_DETAIL_FIELD_RENAMED, T, MPK_DETAIL_UNPAREN item)
+#define MPK_DETAIL_FIELD_RENAMED(T, member, key) ::mpk::detail::make_field(&T::member, key)
+
+// An enumerator: `name` or MPK_FIELD(name, "text").
+#define MPK_DETAIL_ENUMERATOR(E, item) \
+  MPK_DETAIL_CAT(MPK_DETAIL_ENUMERATOR_, MPK_DETAIL_IS_PAREN(item))(E, item)
+#define MPK_DETAIL_ENUMERATOR_0(E, name) \
+  ::mpk::detail::enum_entry<E> {         \
+    E::name, #name                       \
+  }
+#define MPK_DETAIL_ENUMERATOR_1(E, item) \
+  MPK_DETAIL_CALL(MPK_DETAIL_ENUMERATOR_RENAMED, E, MPK_DETAIL_UNPAREN item)
+#define MPK_DETAIL_ENUMERATOR_RENAMED(E, name, text) \
+  ::mpk::detail::enum_entry<E> {                     \
+    E::name, text                                    \
+  }
+
+#define MPK_DETAIL_DESCRIBE(mode, T, ...)                                     \
+  [[maybe_unused]] constexpr auto mpk_describe(::mpk::type_tag<T>) noexcept { \
+    return ::mpk::detail::make_desc<::mpk::detail::struct_mode::mode>(        \
+        MPK_DETAIL_FOR_EACH(MPK_DETAIL_FIELD, T, __VA_ARGS__));               \
+  }                                                                           \
+  static_assert(true, "MPK_MAP / MPK_ARRAY take a semicolon")
+
+/// Renames a member in MPK_MAP (its key becomes `key`, a string literal) or an enumerator in
+/// MPK_ENUM: `MPK_MAP(user, id, MPK_FIELD(display_name, "displayName"))`.
+#define MPK_FIELD(member, key) (member, key)
+
+/// Describes struct T in map mode: a map from member names (or MPK_FIELD keys) to values,
+/// in the order given. At namespace scope, in T's namespace; the members must be public.
+///
+///     MPK_MAP(point, x, y);               // {"x": 1, "y": 2}
+#define MPK_MAP(T, ...) MPK_DETAIL_DESCRIBE(map, T, __VA_ARGS__)
+
+/// Describes struct T in array mode: an array of the members in the order given (positions
+/// are the contract: append new members at the end). At namespace scope, in T's namespace.
+///
+///     MPK_ARRAY(point, x, y);             // [1, 2]
+#define MPK_ARRAY(T, ...) MPK_DETAIL_DESCRIBE(array, T, __VA_ARGS__)
+
+/// Gives enum E's enumerators names: it is then written as a str (the name) instead of an
+/// integer. At namespace scope, in E's namespace.
+///
+///     MPK_ENUM(color, red, green, MPK_FIELD(dark_blue, "dark-blue"));
+#define MPK_ENUM(E, ...)                                                             \
+  [[maybe_unused]] constexpr auto mpk_enum_names(::mpk::type_tag<E>) noexcept {      \
+    return ::std::array{MPK_DETAIL_FOR_EACH(MPK_DETAIL_ENUMERATOR, E, __VA_ARGS__)}; \
+  }                                                                                  \
+  static_assert(true, "MPK_ENUM takes a semicolon")

@@ -1,0 +1,322 @@
+// mpk/codec/std_types.hpp - codecs of the standard library types: strings, byte containers
+// (bin), sequences, sets, maps, std::array, std::pair, std::tuple, std::optional,
+// std::variant and enums as integers.
+//
+// Every container read clears its target first (so that a duplicate map key, last wins,
+// never appends twice), checks its depth through the context, and reserves only counts the
+// reader has already checked against the bytes that remain.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "mpk/codec/core.hpp"
+
+namespace mpk::inline v0 {
+
+namespace detail {
+
+/// Reads an array header, checks that it holds `n` elements (errc::out_of_range otherwise)
+/// and opens its depth level; false on any error.
+inline bool enter_fixed_array(reader& r, read_context& ctx, std::size_t n) noexcept {
+  const std::size_t at = r.position();
+  const std::uint32_t count = r.read_array_header();
+  if (!r.ok()) return false;
+  if (count != n) {
+    ctx.fail(r, errc::out_of_range, at);
+    return false;
+  }
+  return ctx.enter(r, at);
+}
+
+template <class T>
+inline constexpr bool is_tuple_like_v = false;
+template <class A, class B>
+inline constexpr bool is_tuple_like_v<std::pair<A, B>> = true;
+template <class... E>
+inline constexpr bool is_tuple_like_v<std::tuple<E...>> = true;
+
+}  // namespace detail
+
+// --- strings and binaries -------------------------------------------------------------------
+
+/// std::string: a str; the bytes are copied as they are (see docs/codec.md on UTF-8).
+template <class Traits, class Alloc>
+struct codec<std::basic_string<char, Traits, Alloc>> {
+  using type = std::basic_string<char, Traits, Alloc>;
+  template <class S>
+  MPK_ALWAYS_INLINE static void write(writer<S>& w, const type& v) noexcept {
+    w.write_str(std::string_view(v.data(), v.size()));
+  }
+  MPK_ALWAYS_INLINE static void read(reader& r, type& out) {
+    const std::string_view s = r.read_str();
+    out.assign(s.data(), s.size());
+  }
+};
+
+/// std::vector<std::byte>: a bin (copied on read).
+template <class Alloc>
+struct codec<std::vector<std::byte, Alloc>> {
+  template <class S>
+  static void write(writer<S>& w, const std::vector<std::byte, Alloc>& v) noexcept {
+    w.write_bin(std::span<const std::byte>(v.data(), v.size()));
+  }
+  static void read(reader& r, std::vector<std::byte, Alloc>& out) {
+    const std::span<const std::byte> b = r.read_bin();
+    out.assign(b.begin(), b.end());
+  }
+};
+
+/// std::array<std::byte, N>: a bin of exactly N bytes (another length is errc::out_of_range).
+template <std::size_t N>
+struct codec<std::array<std::byte, N>> {
+  template <class S>
+  static void write(writer<S>& w, const std::array<std::byte, N>& v) noexcept {
+    w.write_bin(std::span<const std::byte>(v.data(), N));
+  }
+  static void read(reader& r, std::array<std::byte, N>& out, read_context& ctx) noexcept {
+    const std::size_t at = r.position();
+    const std::span<const std::byte> b = r.read_bin();
+    if (!r.ok()) return;
+    if (b.size() != N) return ctx.fail(r, errc::out_of_range, at);
+    if constexpr (N != 0) std::memcpy(out.data(), b.data(), N);
+  }
+};
+
+// --- sequences ------------------------------------------------------------------------------
+
+namespace detail {
+/// std::vector (but of std::byte), std::deque, std::list: an array.
+template <class C>
+struct sequence_codec {
+  using value_type = typename C::value_type;
+  template <class S>
+  static void write(writer<S>& w, const C& v) noexcept {
+    w.begin_array(v.size());
+    for (const auto& e : v)
+      write_value(w, e);
+  }
+  static void read(reader& r, C& out, read_context& ctx) {
+    const std::size_t at = r.position();
+    const std::uint32_t n = r.read_array_header();
+    out.clear();
+    if (!r.ok() || !ctx.enter(r, at)) return;
+    // n is at most the bytes that remain (every element takes one at least).
+    if constexpr (requires { out.reserve(n); }) out.reserve(n);
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
+      if constexpr (std::is_same_v<value_type, bool>) {  // std::vector<bool>: no bool&
+        bool e = false;
+        read_value(r, e, ctx);
+        out.push_back(e);
+      } else {
+        read_value(r, out.emplace_back(), ctx);
+      }
+    }
+    ctx.leave();
+  }
+};
+
+/// std::set, std::unordered_set: an array. A repeated element is errc::duplicate_key in
+/// strict mode and dropped otherwise.
+template <class C>
+struct set_codec {
+  template <class S>
+  static void write(writer<S>& w, const C& v) noexcept {
+    w.begin_array(v.size());
+    for (const auto& e : v)
+      write_value(w, e);
+  }
+  static void read(reader& r, C& out, read_context& ctx) {
+    const std::size_t at = r.position();
+    const std::uint32_t n = r.read_array_header();
+    out.clear();
+    if (!r.ok() || !ctx.enter(r, at)) return;
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
+      const std::size_t element_at = r.position();
+      typename C::value_type e{};
+      read_value(r, e, ctx);
+      if (!r.ok()) break;
+      if (!out.insert(std::move(e)).second && ctx.strict())
+        ctx.fail(r, errc::duplicate_key, element_at);
+    }
+    ctx.leave();
+  }
+};
+
+/// std::map, std::unordered_map: a map. A repeated key is errc::duplicate_key in strict
+/// mode; otherwise the last one wins.
+template <class C>
+struct map_codec {
+  template <class S>
+  static void write(writer<S>& w, const C& v) noexcept {
+    w.begin_map(v.size());
+    for (const auto& [k, e] : v) {
+      write_value(w, k);
+      write_value(w, e);
+    }
+  }
+  static void read(reader& r, C& out, read_context& ctx) {
+    const std::size_t at = r.position();
+    const std::uint32_t n = r.read_map_header();
+    out.clear();
+    if (!r.ok() || !ctx.enter(r, at)) return;
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
+      const std::size_t key_at = r.position();
+      typename C::key_type k{};
+      read_value(r, k, ctx);
+      typename C::mapped_type e{};
+      read_value(r, e, ctx);
+      if (!r.ok()) break;
+      auto [it, inserted] = out.try_emplace(std::move(k), std::move(e));
+      if (!inserted) {
+        if (ctx.strict()) {
+          ctx.fail(r, errc::duplicate_key, key_at);
+          break;
+        }
+        it->second = std::move(e);  // e was not moved from: try_emplace did not insert
+      }
+    }
+    ctx.leave();
+  }
+};
+}  // namespace detail
+
+template <class T, class A>
+requires(!std::is_same_v<T, std::byte>) struct codec<std::vector<T, A>>
+    : detail::sequence_codec<std::vector<T, A>> {
+};
+template <class T, class A>
+struct codec<std::deque<T, A>> : detail::sequence_codec<std::deque<T, A>> {};
+template <class T, class A>
+struct codec<std::list<T, A>> : detail::sequence_codec<std::list<T, A>> {};
+template <class K, class C, class A>
+struct codec<std::set<K, C, A>> : detail::set_codec<std::set<K, C, A>> {};
+template <class K, class H, class E, class A>
+struct codec<std::unordered_set<K, H, E, A>> : detail::set_codec<std::unordered_set<K, H, E, A>> {};
+template <class K, class V, class C, class A>
+struct codec<std::map<K, V, C, A>> : detail::map_codec<std::map<K, V, C, A>> {};
+template <class K, class V, class H, class E, class A>
+struct codec<std::unordered_map<K, V, H, E, A>>
+    : detail::map_codec<std::unordered_map<K, V, H, E, A>> {};
+
+/// std::array<T, N>: an array of exactly N elements (another count is errc::out_of_range).
+template <class T, std::size_t N>
+requires(!std::is_same_v<T, std::byte>) struct codec<std::array<T, N>> {
+  template <class S>
+  static void write(writer<S>& w, const std::array<T, N>& v) noexcept {
+    w.begin_array(N);
+    for (const auto& e : v)
+      write_value(w, e);
+  }
+  static void read(reader& r, std::array<T, N>& out, read_context& ctx) {
+    if (!detail::enter_fixed_array(r, ctx, N)) return;
+    for (std::size_t i = 0; i < N && r.ok(); ++i)
+      read_value(r, out[i], ctx);
+    ctx.leave();
+  }
+};
+
+/// std::pair and std::tuple: an array of exactly as many elements (another count is
+/// errc::out_of_range).
+template <class T>
+requires detail::is_tuple_like_v<T>
+struct codec<T> {
+  static constexpr std::size_t size = std::tuple_size_v<T>;
+  template <class S>
+  static void write(writer<S>& w, const T& v) noexcept {
+    w.begin_array(size);
+    std::apply([&](const auto&... e) { (write_value(w, e), ...); }, v);
+  }
+  static void read(reader& r, T& out, read_context& ctx) {
+    if (!detail::enter_fixed_array(r, ctx, size)) return;
+    std::apply([&](auto&... e) { (read_value(r, e, ctx), ...); }, out);
+    ctx.leave();
+  }
+};
+
+/// std::optional<T>: nil when empty, else the value.
+template <class T>
+struct codec<std::optional<T>> {
+  template <class S>
+  static void write(writer<S>& w, const std::optional<T>& v) noexcept {
+    if (v)
+      write_value(w, *v);
+    else
+      w.write_nil();
+  }
+  static void read(reader& r, std::optional<T>& out, read_context& ctx) {
+    if (r.try_read_nil()) {
+      out.reset();
+      return;
+    }
+    read_value(r, out.emplace(), ctx);
+  }
+};
+
+/// std::variant<T...>: a two-element array [index, value], the index of the alternative
+/// (0-based, in declaration order) then the value. An index out of range, or an array of
+/// another size, is errc::out_of_range. Alternatives must be default-constructible.
+template <class... T>
+struct codec<std::variant<T...>> {
+  using type = std::variant<T...>;
+  template <class S>
+  static void write(writer<S>& w, const type& v) noexcept {
+    w.begin_array(2);
+    w.write(v.index());
+    std::visit([&](const auto& e) { write_value(w, e); }, v);
+  }
+  static void read(reader& r, type& out, read_context& ctx) {
+    if (!detail::enter_fixed_array(r, ctx, 2)) return;
+    const std::size_t at = r.position();
+    const auto index = r.read<std::size_t>();
+    if (r.ok() && index >= sizeof...(T)) {
+      ctx.fail(r, errc::out_of_range, at);
+    } else if (r.ok()) {
+      read_alternative(r, out, ctx, index, std::index_sequence_for<T...>{});
+    }
+    ctx.leave();
+  }
+
+ private:
+  template <std::size_t... I>
+  static void read_alternative(reader& r, type& out, read_context& ctx, std::size_t index,
+                               std::index_sequence<I...>) {
+    (void)((index == I ? (read_value(r, out.template emplace<I>(), ctx), true) : false) || ...);
+  }
+};
+
+/// Enums without MPK_ENUM names: their underlying integer (range-checked on read).
+template <class E>
+requires(std::is_enum_v<E> && !requires { mpk_enum_names(type_tag<E>{}); }) struct codec<E> {
+  // An enum over `char` travels as the integer of the same signedness.
+  using underlying =
+      std::conditional_t<std::is_same_v<std::underlying_type_t<E>, char>,
+                         std::conditional_t<std::is_signed_v<char>, signed char, unsigned char>,
+                         std::underlying_type_t<E>>;
+  template <class S>
+  static void write(writer<S>& w, E v) noexcept {
+    write_value(w, static_cast<underlying>(v));
+  }
+  static void read(reader& r, E& out, read_context& ctx) {
+    underlying u{};
+    read_value(r, u, ctx);
+    out = static_cast<E>(u);
+  }
+};
+
+}  // namespace mpk::inline v0

@@ -1,0 +1,706 @@
+// Tests of mpk/codec.hpp: exact bytes of every built-in mapping, MPK_MAP / MPK_ARRAY /
+// MPK_FIELD / MPK_ENUM, round trips of nested structs holding every built-in type,
+// versioning (added, removed, renamed fields, shorter and longer arrays), strict mode,
+// duplicate keys, depth limits on recursive types, hand-written codecs, and no allocation
+// when decoding a struct of scalars.
+#include <mpk/codec.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <limits>
+#include <list>
+#include <map>
+#include <new>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "support/hex.hpp"
+
+// --- counting allocator: every operator new of this program is counted --------------------
+
+namespace {
+std::atomic<std::size_t> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+using mpk_test::hex;
+using mpk_test::to_hex;
+
+// --- described types, at namespace scope as the macros require ---------------------------
+
+namespace shapes {
+struct point {
+  int x = 0;
+  int y = 0;
+  friend bool operator==(const point&, const point&) = default;
+};
+MPK_MAP(point, x, y);
+
+struct pair_xy {
+  int x = 0;
+  int y = 0;
+};
+MPK_ARRAY(pair_xy, x, y);
+
+struct renamed {
+  int user_id = 0;
+  std::string display_name;
+};
+MPK_MAP(renamed, MPK_FIELD(user_id, "id"), MPK_FIELD(display_name, "displayName"));
+
+struct empty_map {};
+MPK_MAP(empty_map);
+
+enum class color : std::uint8_t { red, green, dark_blue };
+MPK_ENUM(color, red, green, MPK_FIELD(dark_blue, "dark-blue"));
+
+enum class level : std::int16_t { low = -300, high = 300 };  // no names: an integer
+}  // namespace shapes
+
+namespace versions {
+// Version 1 and version 2 of the same message: v2 added `email`, removed `age`.
+struct user_v1 {
+  std::int64_t id = 0;
+  std::string name;
+  int age = 0;
+};
+MPK_MAP(user_v1, id, name, age);
+
+struct user_v2 {
+  std::int64_t id = 0;
+  std::string name;
+  std::string email = "none";
+};
+MPK_MAP(user_v2, id, name, email);
+
+// v3 renamed `name` on the wire to "full_name".
+struct user_v3 {
+  std::int64_t id = 0;
+  std::string name = "unset";
+};
+MPK_MAP(user_v3, id, MPK_FIELD(name, "full_name"));
+
+struct row_v1 {
+  int a = 0;
+  int b = 0;
+};
+MPK_ARRAY(row_v1, a, b);
+
+struct row_v2 {
+  int a = 0;
+  int b = 0;
+  int c = 7;
+};
+MPK_ARRAY(row_v2, a, b, c);
+}  // namespace versions
+
+// Every built-in mapping in one nested struct.
+struct inner {
+  std::string tag;
+  std::optional<int> maybe;
+  friend bool operator==(const inner&, const inner&) = default;
+};
+MPK_ARRAY(inner, tag, maybe);
+
+struct everything {
+  bool b = false;
+  std::int8_t i8 = 0;
+  std::uint8_t u8 = 0;
+  std::int16_t i16 = 0;
+  std::uint16_t u16 = 0;
+  std::int32_t i32 = 0;
+  std::uint32_t u32 = 0;
+  std::int64_t i64 = 0;
+  std::uint64_t u64 = 0;
+  float f32 = 0;
+  double f64 = 0;
+  std::string str;
+  std::vector<int> vec;
+  std::array<double, 3> arr{};
+  std::deque<std::string> deq;
+  std::list<std::int64_t> lst;
+  std::set<std::string> set;
+  std::unordered_set<int> uset;
+  std::map<std::string, int> map;
+  std::unordered_map<int, std::string> umap;
+  std::pair<int, std::string> pair;
+  std::tuple<bool, double, std::string> tuple;
+  std::optional<std::string> opt_set;
+  std::optional<std::string> opt_empty;
+  std::variant<int, std::string, inner> var;
+  std::vector<std::byte> bin;
+  std::array<std::byte, 4> fixed_bin{};
+  shapes::color color = shapes::color::red;
+  shapes::level level = shapes::level::low;
+  inner nested;
+  std::vector<inner> nested_list;
+  std::map<std::string, std::vector<std::optional<int>>> deep;
+  std::vector<bool> bits;
+  friend bool operator==(const everything&, const everything&) = default;
+};
+MPK_MAP(everything, b, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, str, vec, arr, deq, lst, set,
+        uset, map, umap, pair, tuple, opt_set, opt_empty, var, bin, fixed_bin, color, level, nested,
+        nested_list, deep, bits);
+
+// A recursive type: its depth comes from the input, so the depth counter bounds it.
+struct node {
+  int value = 0;
+  std::vector<node> children;
+};
+MPK_ARRAY(node, value, children);
+
+// W3's flat map: keys k00..k15; value j is an integer, a float64, a string or a boolean.
+struct flat16 {
+  std::int64_t k00 = 0;
+  double k01 = 0;
+  std::string k02;
+  bool k03 = false;
+  std::int64_t k04 = 0;
+  double k05 = 0;
+  std::string k06;
+  bool k07 = false;
+  std::int64_t k08 = 0;
+  double k09 = 0;
+  std::string k10;
+  bool k11 = false;
+  std::int64_t k12 = 0;
+  double k13 = 0;
+  std::string k14;
+  bool k15 = false;
+};
+MPK_MAP(flat16, k00, k01, k02, k03, k04, k05, k06, k07, k08, k09, k10, k11, k12, k13, k14, k15);
+
+struct scalars {
+  std::int64_t a = 0;
+  double b = 0;
+  bool c = false;
+  std::uint16_t d = 0;
+  std::string_view e;  // zero-copy: no allocation either
+};
+MPK_MAP(scalars, a, b, c, d, e);
+
+struct long_key {
+  int v = 0;
+};
+// A 40-byte key: str8 in the current spec, str16 for an old-spec writer.
+MPK_MAP(long_key, MPK_FIELD(v, "a_key_that_is_forty_bytes_long_xxxxxxxxx"));
+
+// A hand-written codec: a 2D vector packed as one int64 pair in a bin of 16 bytes... kept
+// simple here: written as the string "x,y", read back by parsing it.
+struct handmade {
+  int x = 0;
+  int y = 0;
+};
+template <>
+struct mpk::codec<handmade> {
+  template <class S>
+  static void write(mpk::writer<S>& w, const handmade& v) {
+    const std::string s = std::to_string(v.x) + "," + std::to_string(v.y);
+    w.write_str(s);
+  }
+  static void read(mpk::reader& r, handmade& out, mpk::read_context& ctx) {
+    const std::size_t at = r.position();
+    const std::string_view s = r.read_str();
+    if (!r.ok()) return;
+    const auto comma = s.find(',');
+    if (comma == std::string_view::npos) return ctx.fail(r, mpk::errc::type_mismatch, at);
+    out.x = std::stoi(std::string(s.substr(0, comma)));
+    out.y = std::stoi(std::string(s.substr(comma + 1)));
+  }
+};
+
+// A hand-written codec with the two-argument read.
+struct celsius {
+  double degrees = 0;
+};
+template <>
+struct mpk::codec<celsius> {
+  template <class S>
+  static void write(mpk::writer<S>& w, const celsius& v) {
+    w.write(v.degrees);
+  }
+  static void read(mpk::reader& r, celsius& out) { out.degrees = r.read<double>(); }
+};
+
+struct with_custom {
+  handmade h;
+  celsius t;
+};
+MPK_MAP(with_custom, h, t);
+
+namespace {
+
+template <class T>
+std::string packed_hex(const T& v, mpk::writer_options options = {}) {
+  auto b = mpk::pack(v, options);
+  EXPECT_TRUE(b.has_value()) << b.error().to_string();
+  return b ? to_hex(b->bytes()) : std::string("<error>");
+}
+
+template <class T>
+T from_hex(std::string_view text, const mpk::unpack_options& options = {}) {
+  const auto bytes = hex(text);
+  auto r = mpk::unpack<T>(bytes, options);
+  EXPECT_TRUE(r.has_value()) << r.error().to_string() << " for " << text;
+  return r ? *r : T{};
+}
+
+template <class T>
+mpk::error error_of(std::string_view text, const mpk::unpack_options& options = {}) {
+  const auto bytes = hex(text);
+  return mpk::unpack<T>(bytes, options).error();
+}
+
+std::vector<std::byte> bytes_of(std::initializer_list<int> v) {
+  std::vector<std::byte> out;
+  for (int b : v)
+    out.push_back(static_cast<std::byte>(b));
+  return out;
+}
+
+// --- exact bytes of each mapping -------------------------------------------------------------
+
+TEST(CodecBytes, Scalars) {
+  EXPECT_EQ(packed_hex(true), "c3");
+  EXPECT_EQ(packed_hex(false), "c2");
+  EXPECT_EQ(packed_hex(std::uint8_t{0x7f}), "7f");
+  EXPECT_EQ(packed_hex(std::uint8_t{0x80}), "cc 80");
+  EXPECT_EQ(packed_hex(std::int16_t{-33}), "d0 df");
+  EXPECT_EQ(packed_hex(std::int64_t{-32}), "e0");
+  EXPECT_EQ(packed_hex(std::uint64_t{0x100000000}), "cf 00 00 00 01 00 00 00 00");
+  EXPECT_EQ(packed_hex(1.5f), "ca 3f c0 00 00");
+  EXPECT_EQ(packed_hex(1.5), "cb 3f f8 00 00 00 00 00 00");
+  EXPECT_EQ(packed_hex(nullptr), "c0");
+  EXPECT_EQ(packed_hex(std::string("ab")), "a2 61 62");
+  EXPECT_EQ(packed_hex(std::string_view("ab")), "a2 61 62");
+  EXPECT_EQ(packed_hex(std::string(32, 'x')).substr(0, 5), "d9 20");
+}
+
+TEST(CodecBytes, Binaries) {
+  EXPECT_EQ(packed_hex(bytes_of({1, 2})), "c4 02 01 02");
+  EXPECT_EQ(packed_hex(std::array<std::byte, 3>{std::byte{9}, std::byte{8}, std::byte{7}}),
+            "c4 03 09 08 07");
+  const auto data = bytes_of({5});
+  EXPECT_EQ(packed_hex(std::span<const std::byte>(data)), "c4 01 05");
+  // bytes as uint8_t are numbers, not a binary
+  EXPECT_EQ(packed_hex(std::vector<std::uint8_t>{1, 200}), "92 01 cc c8");
+}
+
+TEST(CodecBytes, Containers) {
+  EXPECT_EQ(packed_hex(std::vector<int>{1, 2, 3}), "93 01 02 03");
+  EXPECT_EQ(packed_hex(std::vector<int>{}), "90");
+  EXPECT_EQ(packed_hex(std::vector<int>(16, 0)).substr(0, 8), "dc 00 10");
+  EXPECT_EQ(packed_hex(std::deque<std::string>{"a"}), "91 a1 61");
+  EXPECT_EQ(packed_hex(std::list<int>{-1, 1}), "92 ff 01");
+  EXPECT_EQ(packed_hex(std::set<int>{3, 1, 2}), "93 01 02 03");
+  EXPECT_EQ(packed_hex(std::unordered_set<int>{4}), "91 04");
+  EXPECT_EQ(packed_hex(std::map<std::string, int>{{"b", 2}, {"a", 1}}), "82 a1 61 01 a1 62 02");
+  EXPECT_EQ(packed_hex(std::unordered_map<int, bool>{{1, true}}), "81 01 c3");
+  EXPECT_EQ(packed_hex(std::array<int, 2>{7, 8}), "92 07 08");
+  EXPECT_EQ(packed_hex(std::pair<int, std::string>{1, "x"}), "92 01 a1 78");
+  EXPECT_EQ(packed_hex(std::tuple<bool, int, double>{true, 2, 0.5}),
+            "93 c3 02 cb 3f e0 00 00 00 00 00 00");
+  EXPECT_EQ(packed_hex(std::vector<bool>{true, false}), "92 c3 c2");
+}
+
+TEST(CodecBytes, OptionalVariantEnum) {
+  EXPECT_EQ(packed_hex(std::optional<int>{}), "c0");
+  EXPECT_EQ(packed_hex(std::optional<int>{5}), "05");
+  using var = std::variant<int, std::string>;
+  EXPECT_EQ(packed_hex(var{std::in_place_index<0>, 3}), "92 00 03");
+  EXPECT_EQ(packed_hex(var{std::string("x")}), "92 01 a1 78");
+  EXPECT_EQ(packed_hex(shapes::level::low), "d1 fe d4");
+  EXPECT_EQ(packed_hex(shapes::color::green), "a5 67 72 65 65 6e");
+  EXPECT_EQ(packed_hex(shapes::color::dark_blue), "a9 64 61 72 6b 2d 62 6c 75 65");
+  EXPECT_EQ(packed_hex(static_cast<shapes::color>(9)), "09");  // no name: its integer
+}
+
+TEST(CodecBytes, StructModes) {
+  EXPECT_EQ(packed_hex(shapes::point{1, 2}), "82 a1 78 01 a1 79 02");
+  EXPECT_EQ(packed_hex(shapes::pair_xy{1, 2}), "92 01 02");
+  EXPECT_EQ(packed_hex(shapes::renamed{7, "Al"}),
+            "82 a2 69 64 07 ab 64 69 73 70 6c 61 79 4e 61 6d 65 a2 41 6c");
+  EXPECT_EQ(packed_hex(shapes::empty_map{}), "80");
+  EXPECT_EQ(packed_hex(with_custom{{1, 2}, {0.5}}),
+            "82 a1 68 a3 31 2c 32 a1 74 cb 3f e0 00 00 00 00 00 00");
+}
+
+TEST(CodecBytes, SixteenFieldsUseMap16) {
+  flat16 f;
+  f.k00 = 1;
+  const std::string h = packed_hex(f);
+  EXPECT_EQ(h.substr(0, 26), "de 00 10 a3 6b 30 30 01 a3");
+}
+
+TEST(CodecBytes, LongKeysAndOldSpec) {
+  const std::string key = "a_key_that_is_forty_bytes_long_xxxxxxxxx";
+  ASSERT_EQ(key.size(), 40u);
+  mpk::buffer expected;
+  mpk::writer w(expected);
+  w.begin_map(1);
+  w.write_str8(key);
+  w.write(3);
+  EXPECT_EQ(packed_hex(long_key{3}), to_hex(expected.bytes()));
+
+  mpk::buffer old;
+  mpk::writer wo(old);
+  wo.begin_map(1);
+  wo.write_str16(key);
+  wo.write(3);
+  EXPECT_EQ(packed_hex(long_key{3}, {.old_spec = true}), to_hex(old.bytes()));
+  EXPECT_EQ(from_hex<long_key>(to_hex(old.bytes())).v, 3);
+}
+
+// --- round trips ---------------------------------------------------------------------------
+
+everything sample_everything() {
+  everything e;
+  e.b = true;
+  e.i8 = -128;
+  e.u8 = 255;
+  e.i16 = -32768;
+  e.u16 = 65535;
+  e.i32 = std::numeric_limits<std::int32_t>::min();
+  e.u32 = 0xffffffffu;
+  e.i64 = std::numeric_limits<std::int64_t>::min();
+  e.u64 = std::numeric_limits<std::uint64_t>::max();
+  e.f32 = 0.25f;
+  e.f64 = -1.0 / 3.0;
+  e.str = "h\xc3\xa9llo";
+  e.vec = {1, -2, 300};
+  e.arr = {0.5, 1.5, 2.5};
+  e.deq = {"a", "", std::string(40, 'z')};
+  e.lst = {5000000000, -5};
+  e.set = {"x", "y"};
+  e.uset = {1, 2, 3};
+  e.map = {{"one", 1}, {"two", 2}};
+  e.umap = {{10, "ten"}};
+  e.pair = {9, "nine"};
+  e.tuple = {true, 2.75, "t"};
+  e.opt_set = "set";
+  e.var = inner{"in", 4};
+  e.bin = bytes_of({0, 255, 128});
+  e.fixed_bin = {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}};
+  e.color = shapes::color::dark_blue;
+  e.level = shapes::level::high;
+  e.nested = {"nest", std::nullopt};
+  e.nested_list = {{"a", 1}, {"b", std::nullopt}};
+  e.deep = {{"k", {1, std::nullopt, 3}}};
+  e.bits = {true, true, false};
+  return e;
+}
+
+TEST(CodecRoundTrip, EveryBuiltInType) {
+  const everything e = sample_everything();
+  auto bytes = mpk::pack(e);
+  ASSERT_TRUE(bytes.has_value());
+  auto back = mpk::unpack<everything>(*bytes, {.strict = true});
+  ASSERT_TRUE(back.has_value()) << back.error().to_string();
+  EXPECT_TRUE(*back == e);
+  // and the bytes are a plain map: the generic reader walks it whole
+  mpk::reader r(bytes->bytes());
+  EXPECT_EQ(r.read_map_header(), 33u);
+  r.skip();  // a key
+  r.skip();  // its value
+  EXPECT_TRUE(r.ok());
+}
+
+TEST(CodecRoundTrip, VariantAlternativesAndEnumsFromIntegers) {
+  using var = std::variant<int, std::string, inner>;
+  for (const var& v : {var{1}, var{std::string("s")}, var{inner{"t", 2}}}) {
+    auto b = mpk::pack(v);
+    ASSERT_TRUE(b.has_value());
+    auto back = mpk::unpack<var>(*b);
+    ASSERT_TRUE(back.has_value());
+    EXPECT_TRUE(*back == v);
+  }
+  EXPECT_EQ(from_hex<shapes::color>("01"), shapes::color::green);
+  EXPECT_EQ(from_hex<shapes::color>("a3 72 65 64"), shapes::color::red);
+  EXPECT_EQ(from_hex<shapes::level>("cd 01 2c"), shapes::level::high);
+}
+
+TEST(CodecRoundTrip, ZeroCopyViews) {
+  const auto bytes = hex("92 a3 61 62 63 c4 02 01 02");
+  auto r = mpk::unpack<std::pair<std::string_view, std::span<const std::byte>>>(bytes);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->first, "abc");
+  EXPECT_EQ(r->first.data(), reinterpret_cast<const char*>(bytes.data() + 2));
+  EXPECT_EQ(r->second.data(), bytes.data() + 7);
+  EXPECT_EQ(r->second.size(), 2u);
+}
+
+TEST(CodecRoundTrip, HandWrittenCodecs) {
+  auto b = mpk::pack(with_custom{{-4, 12}, {36.6}});
+  ASSERT_TRUE(b.has_value());
+  auto back = mpk::unpack<with_custom>(*b);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->h.x, -4);
+  EXPECT_EQ(back->h.y, 12);
+  EXPECT_EQ(back->t.degrees, 36.6);
+  // the hand-written codec's own error, at its value's offset
+  const auto e = error_of<with_custom>("81 a1 68 a2 31 32");
+  EXPECT_EQ(e.code, mpk::errc::type_mismatch);
+  EXPECT_EQ(e.offset, 3u);
+}
+
+TEST(CodecRoundTrip, PackIntoWriterAndUnpackFromReader) {
+  mpk::buffer buf;
+  mpk::writer w(buf);
+  EXPECT_TRUE(mpk::pack(shapes::point{1, 2}, w).has_value());
+  EXPECT_TRUE(mpk::pack(shapes::point{3, 4}, w).has_value());
+  mpk::reader r(buf.bytes());
+  shapes::point p{9, 9};
+  ASSERT_TRUE(mpk::unpack(r, p).has_value());
+  EXPECT_EQ(p, (shapes::point{1, 2}));
+  ASSERT_TRUE(mpk::unpack(r, p).has_value());
+  EXPECT_EQ(p, (shapes::point{3, 4}));
+  EXPECT_TRUE(r.at_end());
+  // a missing key keeps what the target held
+  const auto only_y = hex("81 a1 79 05");
+  mpk::reader r2(only_y);
+  ASSERT_TRUE(mpk::unpack(r2, p).has_value());
+  EXPECT_EQ(p, (shapes::point{3, 5}));
+}
+
+TEST(CodecRoundTrip, WriterErrorsArePackErrors) {
+  std::array<std::byte, 4> small{};
+  mpk::span_sink out(small);
+  mpk::writer w(out);
+  const auto e = mpk::pack(shapes::point{1, 2}, w).error();
+  EXPECT_EQ(e.code, mpk::errc::buffer_full);
+}
+
+// --- versioning ----------------------------------------------------------------------------
+
+TEST(CodecVersioning, AddedAndRemovedFields) {
+  using namespace versions;
+  auto v1 = mpk::pack(user_v1{7, "ann", 41});
+  ASSERT_TRUE(v1.has_value());
+  // v2 reads v1: `age` unknown (skipped), `email` missing (keeps its default)
+  auto as_v2 = mpk::unpack<user_v2>(*v1);
+  ASSERT_TRUE(as_v2.has_value());
+  EXPECT_EQ(as_v2->id, 7);
+  EXPECT_EQ(as_v2->name, "ann");
+  EXPECT_EQ(as_v2->email, "none");
+  // v1 reads v2
+  auto v2 = mpk::pack(user_v2{8, "bob", "b@x"});
+  ASSERT_TRUE(v2.has_value());
+  auto as_v1 = mpk::unpack<user_v1>(*v2);
+  ASSERT_TRUE(as_v1.has_value());
+  EXPECT_EQ(as_v1->id, 8);
+  EXPECT_EQ(as_v1->name, "bob");
+  EXPECT_EQ(as_v1->age, 0);
+  // strict mode: v1's `age` is unknown to v2, at the offset of the key
+  const auto e = mpk::unpack<user_v2>(*v1, {.strict = true}).error();
+  EXPECT_EQ(e.code, mpk::errc::unknown_key);
+  EXPECT_EQ(e.offset, 14u);  // 83 | a2 "id" 07 | a4 "name" a3 "ann" | a3 "age"
+}
+
+TEST(CodecVersioning, MissingKeyInStrictMode) {
+  // {"id": 1, "name": "x"}: no email
+  const auto e =
+      error_of<versions::user_v2>("82 a2 69 64 01 a4 6e 61 6d 65 a1 78", {.strict = true});
+  EXPECT_EQ(e.code, mpk::errc::missing_key);
+  EXPECT_EQ(e.offset, 0u);  // the map's offset
+}
+
+TEST(CodecVersioning, RenamedField) {
+  using namespace versions;
+  auto v1 = mpk::pack(user_v1{7, "ann", 41});
+  ASSERT_TRUE(v1.has_value());
+  auto v3 = mpk::unpack<user_v3>(*v1);  // "name" is not "full_name" any more
+  ASSERT_TRUE(v3.has_value());
+  EXPECT_EQ(v3->id, 7);
+  EXPECT_EQ(v3->name, "unset");
+  auto again = mpk::pack(user_v3{1, "Ann Lee"});
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(to_hex(again->bytes()),
+            "82 a2 69 64 01 a9 66 75 6c 6c 5f 6e 61 6d 65 a7 41 6e 6e 20 4c 65 65");
+}
+
+TEST(CodecVersioning, KeysInAnyOrderAndNonStringKeys) {
+  // {"y": 2, 5: [1], "x": 1}
+  EXPECT_EQ(from_hex<shapes::point>("83 a1 79 02 05 91 01 a1 78 01"), (shapes::point{1, 2}));
+  const auto e = error_of<shapes::point>("83 a1 79 02 05 91 01 a1 78 01", {.strict = true});
+  EXPECT_EQ(e.code, mpk::errc::unknown_key);
+  EXPECT_EQ(e.offset, 4u);
+  // a non-string key in the first (in-order) position
+  EXPECT_EQ(from_hex<shapes::point>("82 c0 c0 a1 78 04"), (shapes::point{4, 0}));
+}
+
+TEST(CodecVersioning, DuplicateKeys) {
+  // {"x": 1, "x": 2}: last wins, or errc::duplicate_key at the second key
+  EXPECT_EQ(from_hex<shapes::point>("82 a1 78 01 a1 78 02").x, 2);
+  const auto e = error_of<shapes::point>("82 a1 78 01 a1 78 02", {.strict = true});
+  EXPECT_EQ(e.code, mpk::errc::duplicate_key);
+  EXPECT_EQ(e.offset, 4u);
+  // a container member read twice holds the last value only
+  const auto v = from_hex<inner>("92 a1 61 05");
+  EXPECT_EQ(v.tag, "a");
+  // std::map and std::set duplicates
+  using smap = std::map<std::string, int>;
+  EXPECT_EQ(from_hex<smap>("82 a1 61 01 a1 61 02").at("a"), 2);
+  EXPECT_EQ(error_of<smap>("82 a1 61 01 a1 61 02", {.strict = true}).code,
+            mpk::errc::duplicate_key);
+  EXPECT_EQ(from_hex<std::set<int>>("92 01 01").size(), 1u);
+  EXPECT_EQ(error_of<std::set<int>>("92 01 01", {.strict = true}).offset, 2u);
+}
+
+TEST(CodecVersioning, ShorterAndLongerArrays) {
+  using namespace versions;
+  // v2 reads v1's [1, 2]: c keeps its default
+  const row_v2 r2 = from_hex<row_v2>("92 01 02");
+  EXPECT_EQ(r2.a, 1);
+  EXPECT_EQ(r2.b, 2);
+  EXPECT_EQ(r2.c, 7);
+  // v1 reads v2's [1, 2, [3]]: the extra element is skipped, however nested
+  const row_v1 r1 = from_hex<row_v1>("93 01 02 91 03");
+  EXPECT_EQ(r1.a, 1);
+  EXPECT_EQ(r1.b, 2);
+  auto shorter = error_of<row_v2>("92 01 02", {.strict = true});
+  EXPECT_EQ(shorter.code, mpk::errc::missing_key);
+  auto longer = error_of<row_v1>("93 01 02 03", {.strict = true});
+  EXPECT_EQ(longer.code, mpk::errc::unknown_key);
+  EXPECT_EQ(longer.offset, 3u);
+}
+
+// --- errors --------------------------------------------------------------------------------
+
+TEST(CodecErrors, ReaderErrorsWithOffsets) {
+  auto e = error_of<shapes::point>("82 a1 78 a1 61");  // a string where x wants an int
+  EXPECT_EQ(e.code, mpk::errc::type_mismatch);
+  EXPECT_EQ(e.offset, 3u);
+  e = error_of<shapes::point>("82 a1 78 01 a1");  // ends inside the second key
+  EXPECT_EQ(e.code, mpk::errc::truncated);
+  e = error_of<shapes::point>("92 01 02");  // an array where a map is expected
+  EXPECT_EQ(e.code, mpk::errc::type_mismatch);
+  EXPECT_EQ(e.offset, 0u);
+  e = error_of<std::uint8_t>("cd 01 00");
+  EXPECT_EQ(e.code, mpk::errc::out_of_range);
+  e = error_of<std::vector<int>>("dc ff ff 01");  // a count the input cannot hold
+  EXPECT_EQ(e.code, mpk::errc::truncated);
+  e = error_of<std::vector<int>>("dd ff ff ff ff 01");  // above limits::max_array_len
+  EXPECT_EQ(e.code, mpk::errc::limit_exceeded);
+}
+
+TEST(CodecErrors, TrailingBytes) {
+  const auto bytes = hex("01 02");
+  const auto e = mpk::unpack<int>(bytes).error();
+  EXPECT_EQ(e.code, mpk::errc::trailing_bytes);
+  EXPECT_EQ(e.offset, 1u);
+  auto ok = mpk::unpack<int>(bytes, {.allow_trailing_bytes = true});
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(*ok, 1);
+}
+
+TEST(CodecErrors, SizesAndIndices) {
+  EXPECT_EQ((error_of<std::array<int, 2>>("93 01 02 03").code), mpk::errc::out_of_range);
+  EXPECT_EQ((error_of<std::pair<int, int>>("91 01").code), mpk::errc::out_of_range);
+  EXPECT_EQ((error_of<std::tuple<int>>("92 01 02").code), mpk::errc::out_of_range);
+  EXPECT_EQ((error_of<std::array<std::byte, 2>>("c4 01 00").code), mpk::errc::out_of_range);
+  const auto v = error_of<std::variant<int, bool>>("92 02 c3");
+  EXPECT_EQ(v.code, mpk::errc::out_of_range);
+  EXPECT_EQ(v.offset, 1u);
+  const auto c = error_of<shapes::color>("a4 62 6c 75 65");  // "blue": no such name
+  EXPECT_EQ(c.code, mpk::errc::out_of_range);
+  EXPECT_EQ((error_of<shapes::level>("cd ff ff").code), mpk::errc::out_of_range);
+}
+
+TEST(CodecErrors, DepthOfRecursiveTypes) {
+  // node = [value, [children...]]: each level opens two arrays
+  std::string text;
+  constexpr int levels = 40;
+  for (int i = 0; i < levels; ++i)
+    text += "92 01 91 ";
+  text += "92 01 90";
+  mpk::unpack_options options;
+  options.limits.max_depth = 2 * levels + 2;
+  auto fine = mpk::unpack<node>(hex(text), options);
+  ASSERT_TRUE(fine.has_value()) << fine.error().to_string();
+  int depth = 0;
+  for (const node* n = &*fine; !n->children.empty(); n = &n->children[0])
+    ++depth;
+  EXPECT_EQ(depth, levels);
+
+  options.limits.max_depth = 2 * levels;
+  const auto e = mpk::unpack<node>(hex(text), options).error();
+  EXPECT_EQ(e.code, mpk::errc::depth_exceeded);
+  EXPECT_EQ(e.offset, static_cast<std::size_t>(3 * levels));  // the innermost node
+}
+
+TEST(CodecErrors, DeepHostileInputStopsAtTheDefaultLimit) {
+  // 100000 nested [1, [ ... : the default max_depth (512) stops it long before the stack
+  std::vector<std::byte> bytes;
+  for (int i = 0; i < 100000; ++i) {
+    bytes.push_back(std::byte{0x92});
+    bytes.push_back(std::byte{0x01});
+    bytes.push_back(std::byte{0x91});
+  }
+  const auto e = mpk::unpack<node>(bytes).error();
+  EXPECT_EQ(e.code, mpk::errc::depth_exceeded);
+}
+
+// --- speed properties ----------------------------------------------------------------------
+
+TEST(CodecSpeed, NoAllocationForAStructOfScalars) {
+  scalars s{-5, 2.5, true, 65535, "view"};
+  auto b = mpk::pack(s);
+  ASSERT_TRUE(b.has_value());
+  // keys out of order too (the slow path), then in order
+  mpk::buffer shuffled;
+  mpk::writer w(shuffled);
+  w.begin_map(5);
+  w.write("e"), w.write("view"), w.write("d"), w.write(65535), w.write("c"), w.write(true);
+  w.write("b"), w.write(2.5), w.write("a"), w.write(-5);
+  for (const mpk::buffer* in : {&*b, &shuffled}) {
+    scalars out;
+    mpk::reader r(in->bytes());
+    const std::size_t before = g_allocations.load();
+    const auto e = mpk::unpack(r, out);
+    const std::size_t after = g_allocations.load();
+    ASSERT_TRUE(e.has_value());
+    EXPECT_EQ(after - before, 0u);
+    EXPECT_EQ(out.a, -5);
+    EXPECT_EQ(out.b, 2.5);
+    EXPECT_TRUE(out.c);
+    EXPECT_EQ(out.d, 65535);
+    EXPECT_EQ(out.e, "view");
+  }
+}
+
+TEST(CodecSpeed, EncodingWritesThePreEncodedKeys) {
+  // the constant bytes of a described struct are the header and keys, in order
+  using L = mpk::detail::layout<shapes::point>;
+  EXPECT_EQ(to_hex(L::segment<0>()), "82 a1 78");
+  EXPECT_EQ(to_hex(L::segment<1>()), "a1 79");
+  using A = mpk::detail::layout<shapes::pair_xy>;
+  EXPECT_EQ(to_hex(A::segment<0>()), "92");
+  EXPECT_EQ(A::segment<1>().size(), 0u);
+}
+
+}  // namespace
