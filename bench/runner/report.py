@@ -1,0 +1,380 @@
+"""report.md and report.html of a result folder, and the comparison of two folders.
+
+Reads only the folder (its <workload>.csv files in the shared format and machine.json), so a
+report can be regenerated from committed results: `run.py --report DIR`."""
+import glob
+import html
+import io
+import json
+import math
+import os
+import statistics
+
+from resultformat import read_rows
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+WORKLOADS = [  # id, name, title, unit shown; ops/s where the original benchmark used it
+    ("W1", "small_fields", "1,000,000 small values", "ns"),
+    ("W2", "strings_binary", "strings and binaries", "ns"),
+    ("W3", "flat_maps", "maps of 16 entries", "ns"),
+    ("W4", "deep_nesting", "arrays nested N levels deep", "ns"),
+    ("W5", "typed_objects", "the MsgPack.Light objects", "ns"),
+    ("W6", "lua_bench", "the lua-MessagePack bench (pack + unpack)", "ops"),
+    ("W7", "documents", "the msgpackr / notepack documents", "ops"),
+]
+LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby"]
+QUICK_NOTE = ("**Quick run**: small sizes and very short timings, a smoke test. Do not quote "
+              "these figures; run `scripts/bench` for a full run.")
+
+
+def load(out_dir):
+    rows = []
+    for path in sorted(glob.glob(os.path.join(out_dir, "*.csv"))):
+        rows += read_rows(path)
+    with open(os.path.join(out_dir, "machine.json")) as f:
+        machine = json.load(f)
+    return rows, machine
+
+
+def workload_info(name):
+    for wid, n, title, unit in WORKLOADS:
+        if n == name:
+            return wid, title, unit
+    return "W?", name, "ns"
+
+
+def ordered(seq):
+    out = []
+    for x in seq:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def impl_order(rows):
+    impls = ordered((r["implementation"], r["language"]) for r in rows)
+    return [i for i, _ in sorted(impls, key=lambda il: (LANG_ORDER.index(il[1]) if il[1] in LANG_ORDER else 99,
+                                                         0 if il[0] == "mpk" else 1))]
+
+
+def value_of(r, unit):
+    if not r["ns_per_unit"]:
+        return None
+    ns = float(r["ns_per_unit"])
+    return 1e9 / ns if unit == "ops" else ns
+
+
+def fmt(v, unit):
+    if v is None:
+        return "—"
+    if unit == "ops":
+        return "{:,.0f}".format(v) if v >= 100 else "%.1f" % v
+    if v < 1:
+        return "%.3f" % v
+    if v < 10:
+        return "%.2f" % v
+    if v < 100:
+        return "%.1f" % v
+    return "{:,.0f}".format(v)
+
+
+def unit_label(rows, unit):
+    u = rows[0]["unit"] if rows else "op"
+    return "operations per second, higher is better" if unit == "ops" else "ns per %s, lower is better" % u
+
+
+def table(rows, unit):
+    """Cases x implementations: (cases, impls, cells{(case, impl): row}, fastest{case: impl})."""
+    cases = ordered(r["case"] for r in rows)
+    impls = impl_order(rows)
+    cells = {(r["case"], r["implementation"]): r for r in rows}
+    fastest = {}
+    for c in cases:
+        vals = [(value_of(cells[(c, i)], unit), i) for i in impls if (c, i) in cells and value_of(cells[(c, i)], unit)]
+        if vals:
+            fastest[c] = (max if unit == "ops" else min)(vals)[1]
+    return cases, impls, cells, fastest
+
+
+def cell_marks(r):
+    marks = ""
+    if r["verdict"] == "different_bytes":
+        marks += " ≠"
+    if r["verdict"] in ("wrong_values", "error"):
+        marks += " ✗"
+    if r["noisy"] == "yes":
+        marks += " ~"
+    return marks
+
+
+LEGEND = ("Marks: **bold** = fastest of the row; ≠ = different bytes from mpk (values still right; the "
+          "reason is listed under the table); ~ = noisy (spread of the repetitions, (max − min) / "
+          "median, over 5%: rerun before drawing conclusions); ✗ = wrong values or error (a failure); "
+          "— = not run; an empty cell means the implementation cannot express that case.")
+
+
+def verification_lines(rows):
+    """Different-bytes reasons grouped by implementation and reason."""
+    groups = {}
+    for r in rows:
+        if r["verdict"] in ("different_bytes", "wrong_values", "error"):
+            text = r["verification"]
+            if text.startswith("different bytes: "):
+                text = text[len("different bytes: "):]
+            key = (r["implementation"], r["verdict"], text)
+            groups.setdefault(key, []).append(r["case"])
+    return [(impl, verdict, text, cases) for (impl, verdict, text), cases in groups.items()]
+
+
+def versions(rows):
+    return ordered((r["implementation"], r["language"], r["version"]) for r in rows)
+
+
+def md_escape(s):
+    return s.replace("|", "\\|")
+
+
+def markdown(rows, machine):
+    out = io.StringIO()
+    w = out.write
+    w("# mpk benchmark suite — results\n\n")
+    if machine.get("mode") == "quick":
+        w(QUICK_NOTE + "\n\n")
+    w("Run of %s (%s mode%s), commit %s.\n\n" % (machine.get("date"), machine.get("mode"),
+                                                   ", only " + ",".join(machine["only"]) if machine.get("only") else "",
+                                                   machine.get("commit")))
+    w("Machine: %s, %s cores, %s, %s, %s. C++: %s (%s). Full description: `machine.json`.\n\n" % (
+        machine.get("cpu"), machine.get("cores"), machine.get("memory"), machine.get("os"), machine.get("kernel"),
+        machine.get("cxx_compiler_version"), machine.get("cxx_build_type")))
+    if machine.get("note"):
+        w("**Note on this run:** %s\n\n" % machine["note"])
+    counts = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    w("Verification before timing (every cell): %d cells — %d same bytes as mpk, %d different bytes "
+      "(values right, reasons below each table), %d same values (decoding mpk's bytes), %d wrong values, "
+      "%d errors.\n\n" % (len(rows), counts.get("same_bytes", 0), counts.get("different_bytes", 0),
+                          counts.get("same_values", 0), counts.get("wrong_values", 0), counts.get("error", 0)))
+    w("## Implementations\n\n| implementation | language | version |\n|:--|:--|:--|\n")
+    for impl, lang, ver in versions(rows):
+        w("| %s | %s | %s |\n" % (md_escape(impl), lang, md_escape(ver)))
+    w("\n" + LEGEND + "\n\n")
+    by_w = {}
+    for r in rows:
+        by_w.setdefault(r["workload"], []).append(r)
+    names = [n for _, n, _, _ in WORKLOADS if n in by_w] + [n for n in by_w if n not in [x[1] for x in WORKLOADS]]
+    for name in names:
+        rs = by_w[name]
+        wid, title, unit = workload_info(name)
+        cases, impls, cells, fastest = table(rs, unit)
+        w("## %s %s — %s\n\n%s.\n\n" % (wid, name, title, unit_label(rs, unit).capitalize()))
+        w("| case | " + " | ".join(md_escape(i) for i in impls) + " |\n")
+        w("|:--|" + "--:|" * len(impls) + "\n")
+        for c in cases:
+            line = "| %s |" % md_escape(c)
+            for i in impls:
+                r = cells.get((c, i))
+                if r is None:
+                    line += " |"
+                    continue
+                text = fmt(value_of(r, unit), unit)
+                if fastest.get(c) == i:
+                    text = "**%s**" % text
+                line += " %s%s |" % (text, cell_marks(r))
+            w(line + "\n")
+        w("\n")
+        noisy = [r for r in rs if r["noisy"] == "yes"]
+        if noisy:
+            w("Noisy cells (spread over 5%%): %d of %d, largest %.1f%% (%s, %s).\n\n" % (
+                len(noisy), len(rs), max(float(r["spread_pct"]) for r in noisy),
+                *max(((r["case"], r["implementation"]) for r in noisy),
+                     key=lambda ci: float(cells[ci]["spread_pct"]))))
+        lines = verification_lines(rs)
+        if lines:
+            w("Verification, cells that are not \"same bytes\" / \"same values\":\n\n")
+            for impl, verdict, text, cs in lines:
+                w("- %s, %s: %s — %s\n" % (md_escape(impl), ", ".join(cs), verdict.replace("_", " "), md_escape(text)))
+            w("\n")
+        alloc = [r for r in rs if r["allocs_per_op"] or r["alloc_bytes_per_op"]]
+        if alloc:
+            w("Allocations per %s (Ruby: objects allocated, GC.stat): " % rs[0]["unit"])
+            w("; ".join("%s %s %s" % (r["implementation"], r["case"], r["allocs_per_op"] or r["alloc_bytes_per_op"] + " B")
+                        for r in alloc) + ".\n\n")
+    w(published_md())
+    return out.getvalue()
+
+
+def published():
+    with open(os.path.join(HERE, "published.json")) as f:
+        return json.load(f)
+
+
+def published_md():
+    p = published()
+    out = "## Published figures of implementations that cannot run here\n\n"
+    out += "**Not measured by this suite.** " + p["note"] + "\n\n"
+    for s in p["sources"]:
+        out += "### %s\n\nSource: `%s` (%s). Hardware: %s. Unit: %s.\n\n" % (
+            s["title"], s["seed"], "copied from the report by hand", s["hardware"], s["unit"])
+        out += "| workload | case | " + " | ".join(s["columns"]) + " |\n"
+        out += "|:--|:--|" + "--:|" * len(s["columns"]) + "\n"
+        for wl, case, vals in s["rows"]:
+            out += "| %s | %s | %s |\n" % (wl, case, " | ".join("—" if v is None else "{:,}".format(v) for v in vals))
+        out += "\n"
+    return out
+
+
+# --- HTML -------------------------------------------------------------------------------------
+
+CSS = """body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px}
+td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}td.best{font-weight:bold;background:#eef7ee}
+td.bad{background:#fbe3e3}.note{background:#fff8e0;padding:.6em 1em;border-left:4px solid #e0b000}
+.pub{background:#f0f0f8;padding:.3em 1em;border-left:4px solid #88a}svg{max-width:100%;height:auto}"""
+
+
+def chart_svg(rs, unit, title):
+    """One chart per workload: a dot per cell, cases down, value across; log scale when the
+    values span more than 30x (always the case with sizes that vary)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "<p>(chart not drawn: python3-matplotlib is not installed)</p>"
+    cases, impls, cells, _ = table(rs, unit)
+    vals = [value_of(r, unit) for r in rs if value_of(r, unit)]
+    if not vals:
+        return ""
+    fig, ax = plt.subplots(figsize=(9, 0.9 + 0.32 * len(cases)))
+    markers = "osD^v<>ph*X"
+    for k, impl in enumerate(impls):
+        xs, ys = [], []
+        for y, c in enumerate(cases):
+            r = cells.get((c, impl))
+            if r is not None and value_of(r, unit):
+                xs.append(value_of(r, unit))
+                ys.append(y)
+        ax.plot(xs, ys, markers[k % len(markers)], label=impl, alpha=0.85)
+    ax.set_yticks(range(len(cases)))
+    ax.set_yticklabels(cases, fontsize=8)
+    ax.invert_yaxis()
+    if max(vals) / min(vals) > 30:
+        ax.set_xscale("log")
+    ax.set_xlabel(unit_label(rs, unit) + (" (log scale)" if max(vals) / min(vals) > 30 else ""))
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+def html_report(rows, machine):
+    e = html.escape
+    out = io.StringIO()
+    w = out.write
+    w("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>mpk benchmark suite — results</title>")
+    w("<style>%s</style></head><body>\n<h1>mpk benchmark suite — results</h1>\n" % CSS)
+    if machine.get("mode") == "quick":
+        w("<p class=note>%s</p>" % e(QUICK_NOTE.replace("**", "")))
+    w("<p>Run of %s (%s mode), commit %s.<br>Machine: %s, %s cores, %s, %s. C++: %s (%s).</p>\n" % tuple(
+        e(str(machine.get(k))) for k in ("date", "mode", "commit", "cpu", "cores", "memory", "os",
+                                         "cxx_compiler_version", "cxx_build_type")))
+    if machine.get("note"):
+        w("<p class=note><b>Note on this run:</b> %s</p>\n" % e(machine["note"]))
+    w("<h2>Implementations</h2><table><tr><th>implementation<th>language<th>version</tr>")
+    for impl, lang, ver in versions(rows):
+        w("<tr><td>%s<td>%s<td>%s</tr>" % (e(impl), e(lang), e(ver)))
+    w("</table><p>%s</p>\n" % e(LEGEND.replace("**", "")))
+    by_w = {}
+    for r in rows:
+        by_w.setdefault(r["workload"], []).append(r)
+    for _, name, _, _ in WORKLOADS:
+        if name not in by_w:
+            continue
+        rs = by_w[name]
+        wid, title, unit = workload_info(name)
+        cases, impls, cells, fastest = table(rs, unit)
+        w("<h2>%s %s — %s</h2><p>%s.</p>\n" % (wid, name, e(title), e(unit_label(rs, unit).capitalize())))
+        w(chart_svg(rs, unit, "%s %s — %s" % (wid, name, unit_label(rs, unit))))
+        w("<table><tr><th>case" + "".join("<th>%s" % e(i) for i in impls) + "</tr>\n")
+        for c in cases:
+            w("<tr><td>%s" % e(c))
+            for i in impls:
+                r = cells.get((c, i))
+                if r is None:
+                    w("<td>")
+                    continue
+                cls = "n best" if fastest.get(c) == i else ("n bad" if r["verdict"] in ("wrong_values", "error") else "n")
+                tip = "%s; spread %s%%; %s reps; %s" % (r["verdict"], r["spread_pct"], r["repetitions"], r["verification"])
+                w("<td class='%s' title='%s'>%s%s" % (cls, e(tip, quote=True), e(fmt(value_of(r, unit), unit)), e(cell_marks(r))))
+            w("</tr>\n")
+        w("</table>\n")
+        lines = verification_lines(rs)
+        if lines:
+            w("<ul>" + "".join("<li>%s, %s: %s — %s" % (e(i), e(", ".join(cs)), e(v.replace("_", " ")), e(t))
+                               for i, v, t, cs in lines) + "</ul>\n")
+    p = published()
+    w("<h2>Published figures of implementations that cannot run here</h2><div class=pub><p><b>Not measured by this suite.</b> %s</p>" % e(p["note"]))
+    for s in p["sources"]:
+        w("<h3>%s</h3><p>Source: <code>%s</code>. Hardware: %s. Unit: %s.</p>" % (e(s["title"]), e(s["seed"]), e(s["hardware"]), e(s["unit"])))
+        w("<table><tr><th>workload<th>case" + "".join("<th>%s" % e(c) for c in s["columns"]) + "</tr>")
+        for wl, case, vals in s["rows"]:
+            w("<tr><td>%s<td>%s%s</tr>" % (e(wl), e(case), "".join("<td class=n>%s" % ("—" if v is None else "{:,}".format(v)) for v in vals)))
+        w("</table>")
+    w("</div></body></html>\n")
+    return out.getvalue()
+
+
+def write_reports(out_dir):
+    rows, machine = load(out_dir)
+    with open(os.path.join(out_dir, "report.md"), "w") as f:
+        f.write(markdown(rows, machine))
+    with open(os.path.join(out_dir, "report.html"), "w") as f:
+        f.write(html_report(rows, machine))
+
+
+# --- comparison -------------------------------------------------------------------------------
+
+def compare(dir_a, dir_b, out=None):
+    """A table per workload: A, B and the speedup of B over A ("6.21 vs 6.41" style)."""
+    ra, ma = load(dir_a)
+    rb, mb = load(dir_b)
+    a = {(r["workload"], r["case"], r["implementation"]): r for r in ra}
+    text = io.StringIO()
+    w = text.write
+    w("# Comparison: %s vs %s\n\nA = `%s` (%s, commit %s); B = `%s` (%s, commit %s). Speedup = time A / time B "
+      "(above 1: B is faster).\n\n" % (os.path.basename(dir_a.rstrip("/")), os.path.basename(dir_b.rstrip("/")),
+                                         dir_a, ma.get("date"), ma.get("commit"), dir_b, mb.get("date"), mb.get("commit")))
+    by_w = {}
+    for r in rb:
+        if (r["workload"], r["case"], r["implementation"]) in a:
+            by_w.setdefault(r["workload"], []).append(r)
+    ratios = []
+    for name, rs in by_w.items():
+        wid, title, unit = workload_info(name)
+        w("## %s %s\n\n| case | implementation | A (ns/%s) | B (ns/%s) | speedup |\n|:--|:--|--:|--:|--:|\n" % (
+            wid, name, rs[0]["unit"], rs[0]["unit"]))
+        for r in rs:
+            x = a[(r["workload"], r["case"], r["implementation"])]
+            if not x["ns_per_unit"] or not r["ns_per_unit"]:
+                continue
+            va, vb = float(x["ns_per_unit"]), float(r["ns_per_unit"])
+            ratios.append(va / vb)
+            noisy = " ~" if "yes" in (x["noisy"], r["noisy"]) else ""
+            w("| %s | %s | %s | %s | %.2fx%s |\n" % (r["case"], r["implementation"], fmt(va, "ns"), fmt(vb, "ns"), va / vb, noisy))
+        w("\n")
+    if ratios:
+        w("Geometric mean of the speedups: %.2fx over %d cells (~: a noisy cell on either side).\n" % (
+            math.exp(statistics.fmean(math.log(x) for x in ratios)), len(ratios)))
+    s = text.getvalue()
+    path = out or os.path.join(dir_b, "compare.md")
+    with open(path, "w") as f:
+        f.write(s)
+    print(s)
+    return 0

@@ -1,0 +1,426 @@
+#!/usr/bin/python3
+"""The mpk benchmark suite runner: builds, runs every harness, writes the result folder.
+
+    run.py [--quick] [--only W,IMPL,...] [--out DIR] [--no-setup] [--no-build]
+    run.py --compare DIR_A DIR_B [--out FILE]
+
+Runs with Debian's /usr/bin/python3 (python3-matplotlib draws the charts). scripts/bench is
+the user-facing command; docs/benchmark-suite.md describes the run, the shared result format
+and how to read the report.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+
+import explain  # noqa: E402
+import report  # noqa: E402
+from resultformat import FIELDS, read_rows, write_rows  # noqa: E402
+
+BUILD_DIR_DEFAULT = os.path.join(ROOT, "build", "bench")
+
+
+def harnesses(ref, quick):
+    """The harnesses: name, command line (without --out/--only/--list), environment."""
+    q = ["--quick"] if quick else []
+    lua_env = dict(os.environ, LUA_PATH="/usr/share/lua/5.3/?.lua;;")
+    h = os.path.join(ROOT, "bench", "harness")
+    return [
+        ("python", ["/usr/bin/python3", os.path.join(h, "python", "harness.py"), "--ref", ref] + q, None),
+        ("js", ["node", os.path.join(h, "js", "harness.js"), "--ref", ref] + q, None),
+        ("lua5.4", ["lua5.4", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, lua_env),
+        ("luajit", ["luajit", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, None),
+        ("ruby", ["ruby", os.path.join(h, "ruby", "harness.rb"), "--ref", ref] + q, None),
+    ]
+
+
+# --- progress -------------------------------------------------------------------------------
+
+class Progress:
+    """A progress bar with an estimate of the time left, on stderr. When stderr is not a
+    terminal (CI, logs) it prints a line every 10% instead of redrawing."""
+
+    def __init__(self, total):
+        self.total, self.done, self.start = max(total, 1), 0, time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.last_decile = -1
+
+    def step(self, what):
+        self.done += 1
+        elapsed = time.monotonic() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        frac = min(self.done / self.total, 1.0)
+        bar = "#" * int(frac * 30) + "." * (30 - int(frac * 30))
+        line = "[%s] %3d%% %d/%d  elapsed %s  left ~%s  %s" % (
+            bar, frac * 100, self.done, self.total, fmt_time(elapsed), fmt_time(eta), what)
+        if self.tty:
+            sys.stderr.write("\r\x1b[2K" + line[:shutil.get_terminal_size().columns - 1])
+            sys.stderr.flush()
+        elif int(frac * 10) != self.last_decile:
+            self.last_decile = int(frac * 10)
+            sys.stderr.write(line + "\n")
+
+    def finish(self):
+        if self.tty:
+            sys.stderr.write("\n")
+
+
+def fmt_time(s):
+    s = int(s)
+    return "%d:%02d" % (s // 60, s % 60)
+
+
+def log(msg):
+    sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "==> " + msg + "\n")
+    sys.stderr.flush()
+
+
+def run(cmd, **kw):
+    log("$ " + " ".join(cmd))
+    subprocess.run(cmd, check=True, **kw)
+
+
+# --- machine.json ----------------------------------------------------------------------------
+
+def out_of(cmd, env=None):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30, env=env)
+        return (r.stdout + r.stderr).strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def machine_info(build_dir):
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = None
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal"):
+                mem = "%.1f GiB" % (int(line.split()[1]) / 1024 / 1024)
+    deb = {}
+    for p in ["libmsgpack-cxx-dev", "libmsgpack-dev", "nlohmann-json3-dev", "libsimdjson-dev", "rapidjson-dev",
+              "libbenchmark-dev", "python3-msgpack", "python3-matplotlib", "lua-messagepack", "lua5.4", "luajit",
+              "ruby-msgpack", "ruby", "nodejs", "g++", "clang-14", "cmake"]:
+        deb[p] = out_of(["dpkg-query", "-W", "-f=${Version}", p]) or "not installed"
+    compiler = None
+    cache = os.path.join(build_dir, "CMakeCache.txt")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            for line in f:
+                if line.startswith("CMAKE_CXX_COMPILER:"):
+                    compiler = line.split("=", 1)[1].strip()
+                if line.startswith("CMAKE_BUILD_TYPE:"):
+                    build_type = line.split("=", 1)[1].strip()
+    npm = {}
+    js_dir = os.path.join(ROOT, "bench", "harness", "js")
+    ls = out_of(["npm", "ls", "--json", "--depth=0", "--prefix", js_dir])
+    try:
+        for name, d in json.loads(ls or "{}").get("dependencies", {}).items():
+            npm[name] = d.get("version")
+    except ValueError:
+        pass
+    commit = out_of(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
+    dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD"]).returncode != 0
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "host": socket.gethostname(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": mem,
+        "kernel": " ".join(platform.uname()[i] for i in (0, 2, 4)),
+        "os": out_of(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
+        "commit": (commit or "unknown") + (" (with local changes)" if dirty else ""),
+        "cxx_compiler": compiler,
+        "cxx_compiler_version": (out_of([compiler, "--version"]) or "").splitlines()[0] if compiler else None,
+        "cxx_build_type": locals().get("build_type"),
+        "cmake": (out_of(["cmake", "--version"]) or "").splitlines()[0],
+        "python": out_of(["/usr/bin/python3", "--version"]),
+        "node": out_of(["node", "--version"]),
+        "lua5.4": out_of(["lua5.4", "-v"]),
+        "luajit": out_of(["luajit", "-v"]),
+        "ruby": out_of(["ruby", "--version"]),
+        "debian_packages": deb,
+        "npm_packages": npm,
+        "load_average_at_start": open("/proc/loadavg").read().split()[:3],
+    }
+
+
+# --- the C++ harness (mpk_bench) -------------------------------------------------------------
+
+CPP_VERDICTS = [("same bytes", "same_bytes"), ("different bytes", "different_bytes"),
+                ("same values", "same_values"), ("wrong", "wrong_values"), ("error", "error")]
+
+
+def cpp_rows(cpp_dir, machine):
+    """Converts mpk_bench's CSVs (workload,case,implementation,ns_per_<unit>_median,
+    spread_pct,repetitions,verification) to the shared format."""
+    rows = []
+    if not os.path.isdir(cpp_dir):
+        return rows
+    for name in sorted(os.listdir(cpp_dir)):
+        if not name.endswith(".csv"):
+            continue
+        with open(os.path.join(cpp_dir, name), newline="") as f:
+            r = csv.reader(f)
+            header = next(r)
+            unit = re.match(r"ns_per_(.*)_median", header[3]).group(1)
+            for rec in r:
+                w, c, impl, med, spread, reps, ver = rec[:7]
+                verdict = "same_values"
+                low = ver.lower()
+                for prefix, v in CPP_VERDICTS:
+                    if low.startswith(prefix) or (prefix == "wrong" and "wrong" in low):
+                        verdict = v
+                        break
+                if not med and verdict != "wrong_values":
+                    verdict = "error"
+                rows.append({
+                    "workload": w, "case": c, "implementation": impl, "language": "C++",
+                    "version": machine.get("cpp_versions", {}).get(impl, ""), "unit": unit,
+                    "ns_per_unit": med, "spread_pct": spread, "repetitions": reps,
+                    "noisy": "" if not spread else ("yes" if float(spread) > 5 else "no"),
+                    "verdict": verdict, "verification": ver, "encoded_bytes": "",
+                    "alloc_bytes_per_op": "", "allocs_per_op": "",
+                })
+    return rows
+
+
+def cpp_versions(build_dir):
+    v = {}
+    mpk = None
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        m = re.search(r"project\(mpk\s+VERSION\s+([0-9.]+)", f.read())
+        mpk = m.group(1) if m else "?"
+    v["mpk"] = "mpk %s (commit %s)" % (mpk, out_of(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]))
+    cxx = out_of(["dpkg-query", "-W", "-f=${Version}", "libmsgpack-cxx-dev"])
+    v["msgpack-cxx"] = "msgpack-cxx %s (Debian)" % cxx
+    v["msgpack-cxx-parse"] = v["msgpack-cxx"]
+    return v
+
+
+# --- the run ---------------------------------------------------------------------------------
+
+def count_cpp(exe, quick, only):
+    args = [exe, "--benchmark_list_tests=true"] + (["--quick"] if quick else [])
+    flt = cpp_filter(only)
+    if flt:
+        args.append("--benchmark_filter=" + flt)
+    out = out_of(args) or ""
+    return [l for l in out.splitlines() if re.match(r"^w\d+/", l)]
+
+
+def cpp_filter(only):
+    """--only words as a Google Benchmark regex over w<N>/<case>/<impl>."""
+    if not only:
+        return None
+    alias = {"small_fields": "w1/", "strings_binary": "w2/", "flat_maps": "w3/", "deep_nesting": "w4/",
+             "typed_objects": "w5/", "lua_bench": "w6/", "documents": "w7/"}
+    return "|".join(re.escape(alias.get(w, w)) for w in only)
+
+
+def main_run(a):
+    only = [s for s in (a.only or "").split(",") if s]
+    if not a.no_setup:
+        run([os.path.join(ROOT, "scripts", "setup"), "--quiet"])
+        js_dir = os.path.join(ROOT, "bench", "harness", "js")
+        stamp = os.path.join(js_dir, "node_modules", ".package-lock.json")
+        lock = os.path.join(js_dir, "package-lock.json")
+        if not os.path.exists(stamp) or os.path.getmtime(stamp) < os.path.getmtime(lock):
+            run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", js_dir])
+    build = a.build_dir
+    if not a.no_build:
+        if build == BUILD_DIR_DEFAULT:
+            run(["cmake", "--preset", "bench"], cwd=ROOT)
+        else:
+            run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                 "-DMPK_BUILD_BENCH=ON", "-DMPK_BUILD_TESTS=OFF"])
+        run(["cmake", "--build", build, "-j", "2", "--target", "mpk_bench", "mpk_gen"])
+    exe = os.path.join(build, "bench", "mpk_bench")
+    gen = os.path.join(build, "bench", "mpk_gen")
+
+    machine = machine_info(build)
+    if a.out:
+        out_dir = os.path.abspath(a.out)
+    else:
+        slug = re.sub(r"[^a-z0-9]+", "-", machine["host"].lower()).strip("-")
+        out_dir = os.path.join(ROOT, "results", "%s-%s%s" % (
+            slug, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H%MZ"),
+            "-quick" if a.quick else ""))
+    os.makedirs(out_dir, exist_ok=True)
+    raw = os.path.join(out_dir, "raw")
+    ref = os.path.join(raw, "ref")
+    bytes_dir = os.path.join(raw, "bytes")
+    for d in (ref, bytes_dir):
+        shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(raw, exist_ok=True)
+    log("results in " + out_dir)
+    run([gen, "--out", ref] + (["--quick"] if a.quick else []))
+
+    # Plan: every cell of every harness, for the progress bar.
+    hs = harnesses(ref, a.quick)
+    plan = {}
+    for name, cmd, env in hs:
+        lst = subprocess.run(cmd + ["--list"] + (["--only", ",".join(only)] if only else []),
+                             capture_output=True, text=True, env=env)
+        if lst.returncode != 0:
+            sys.stderr.write(lst.stderr)
+            raise SystemExit("bench: the %s harness cannot list its cells" % name)
+        plan[name] = [l for l in lst.stdout.splitlines() if l]
+    cpp_cells = count_cpp(exe, a.quick, only)
+    total = len(cpp_cells) + sum(len(v) for v in plan.values())
+    log("%d cells: C++ %d, %s" % (total, len(cpp_cells), ", ".join("%s %d" % (k, len(v)) for k, v in plan.items())))
+    progress = Progress(total)
+    status = {}
+
+    # C++: mpk_bench writes its tables into raw/cpp/.
+    cpp_dir = os.path.join(raw, "cpp")
+    if cpp_cells:
+        args = [exe, "--out", cpp_dir] + (["--quick"] if a.quick else [])
+        flt = cpp_filter(only)
+        if flt:
+            args.append("--benchmark_filter=" + flt)
+        seen = set()
+        with open(os.path.join(raw, "cpp.log"), "w") as logf:
+            p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for line in p.stdout:
+                logf.write(line)
+                m = re.match(r"^(w\d+/[^ ]+?)(/repeats:\d+)?(_mean|_median|_stddev|_cv)?\s", line)
+                if m and m.group(1) in cpp_cells and m.group(1) not in seen:
+                    seen.add(m.group(1))
+                    progress.step("C++ " + m.group(1))
+            status["C++ (mpk_bench)"] = p.wait()
+        while len(seen) < len(cpp_cells):  # filtered or failed benchmarks: keep the count right
+            seen.add(len(seen))
+            progress.done += 1
+
+    for name, cmd, env in hs:
+        if not plan[name]:
+            continue
+        out_csv = os.path.join(raw, name + ".csv")
+        args = cmd + ["--out", out_csv, "--bytes-dir", bytes_dir] + (["--only", ",".join(only)] if only else [])
+        with open(os.path.join(raw, name + ".log"), "w") as logf:
+            p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            for line in p.stdout:
+                logf.write(line)
+                if line.startswith("CELL "):
+                    progress.step(name + " " + line.split()[1])
+            status[name] = p.wait()
+    progress.finish()
+
+    # Merge into one CSV per workload, in the shared format.
+    versions = cpp_versions(build)
+    machine["cpp_versions"] = versions
+    rows = cpp_rows(cpp_dir, machine)
+    for name, _, _ in hs:
+        path = os.path.join(raw, name + ".csv")
+        if os.path.exists(path):
+            rows += read_rows(path)
+    explain.fill_reasons(rows, ref, bytes_dir)
+    apply_known_defects(rows)
+    by_workload = {}
+    for r in rows:
+        by_workload.setdefault(r["workload"], []).append(r)
+    for w, rs in by_workload.items():
+        write_rows(os.path.join(out_dir, w + ".csv"), rs)
+    machine["harness_exit_status"] = status
+    machine["mode"] = "quick" if a.quick else "full"
+    machine["only"] = only
+    if a.note:
+        machine["note"] = a.note
+    with open(os.path.join(out_dir, "machine.json"), "w") as f:
+        json.dump(machine, f, indent=2)
+    report.write_reports(out_dir)
+
+    if not a.keep_bytes:  # the encodings are large and can be regenerated: keep the digests
+        for d in (bytes_dir,):
+            shutil.rmtree(d, ignore_errors=True)
+        for entry in os.listdir(ref):
+            if os.path.isdir(os.path.join(ref, entry)):
+                shutil.rmtree(os.path.join(ref, entry))
+
+    problems = check_run(rows, plan, status)
+    log("report: %s" % os.path.join(out_dir, "report.md"))
+    for p in problems:
+        sys.stderr.write("FAILED " + p + "\n")
+    return 1 if problems else 0
+
+
+def known_defect(row, defects):
+    for d in defects:
+        if (row["implementation"] == d["implementation"] and row["workload"] == d["workload"]
+                and row["case"] in d["cases"] and row["verdict"] == "wrong_values"
+                and row["verification"].startswith("its own bytes do not decode")):
+            return d
+    return None
+
+
+def apply_known_defects(rows):
+    """Marks the wrong values that known_defects.json explains (a peer's own bug)."""
+    with open(os.path.join(HERE, "known_defects.json")) as f:
+        defects = json.load(f)["defects"]
+    for r in rows:
+        d = known_defect(r, defects)
+        if d:
+            r["verification"] = "known defect of %s %s: %s" % (d["implementation"], d["version"], d["reason"])
+
+
+def check_run(rows, plan, status):
+    """Why the run failed, if it did: a harness that crashed or left cells out, a wrong value
+    or an error that no known defect explains."""
+    problems = []
+    got = {"%s/%s/%s" % (r["workload"], r["case"], r["implementation"]) for r in rows}
+    for name, cells in plan.items():
+        missing = [c for c in cells if c not in got]
+        if missing:
+            problems.append("harness %s produced no result for %d planned cells (first: %s; its log: raw/%s.log)"
+                            % (name, len(missing), missing[0], name))
+    for name, code in status.items():
+        if code not in (0, 1) or (name.startswith("C++") and code != 0):
+            problems.append("harness %s exited with %s (its log: raw/%s.log)" % (name, code, name))
+    for r in rows:
+        if r["verdict"] == "error" or (r["verdict"] == "wrong_values" and not r["verification"].startswith("known defect")):
+            problems.append("%s/%s/%s: %s: %s" % (r["workload"], r["case"], r["implementation"], r["verdict"],
+                                                  r["verification"]))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small sizes, short timings: a smoke test")
+    ap.add_argument("--only", help="comma-separated words; a cell runs when its workload/case/implementation contains one")
+    ap.add_argument("--out", help="result folder (default results/<host>-<date>/); with --compare, the output file")
+    ap.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two result folders")
+    ap.add_argument("--matrix", action="store_true", help="W8 build matrix (not implemented yet)")
+    ap.add_argument("--no-setup", action="store_true", help="do not install packages or run npm ci")
+    ap.add_argument("--no-build", action="store_true", help="use the binaries already in --build-dir")
+    ap.add_argument("--build-dir", default=BUILD_DIR_DEFAULT)
+    ap.add_argument("--note", help="a sentence printed at the top of the report (e.g. the machine was busy)")
+    ap.add_argument("--keep-bytes", action="store_true", help="keep raw/ref and raw/bytes (the encodings)")
+    a = ap.parse_args()
+    if a.matrix:
+        sys.stderr.write("bench: --matrix (W8) is not implemented yet; see docs/benchmark-suite.md\n")
+        return 2
+    if a.compare:
+        return report.compare(a.compare[0], a.compare[1], a.out)
+    return main_run(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
