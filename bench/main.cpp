@@ -31,6 +31,8 @@ void usage() {
       "\n"
       "Other flags go to Google Benchmark, e.g. --benchmark_filter=w1/read,\n"
       "--benchmark_repetitions=9 (default 5; 1 with --quick), --benchmark_min_time=1,\n"
+      "--benchmark_enable_random_interleaving=false (default true: repetitions of all\n"
+      "cells run in random order),\n"
       "--benchmark_out=run.json --benchmark_out_format=json. Benchmarks are named\n"
       "<workload>/<case>/<implementation>, e.g. w1/read_typed/mpk. See docs/benchmarks.md.\n");
 }
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> pass_on{argv[0]};
   bool user_repetitions = false;
   bool user_min_time = false;
+  bool user_interleaving = false;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (std::strcmp(a, "--quick") == 0) {
@@ -75,6 +78,7 @@ int main(int argc, char** argv) {
         cfg.repetitions = std::atoi(a + std::strlen("--benchmark_repetitions="));
       }
       if (starts_with(a, "--benchmark_min_time")) user_min_time = true;
+      if (starts_with(a, "--benchmark_enable_random_interleaving")) user_interleaving = true;
       pass_on.emplace_back(a);
     }
   }
@@ -84,6 +88,9 @@ int main(int argc, char** argv) {
   }
   if (cfg.repetitions < 1) cfg.repetitions = 1;
   if (cfg.quick && !user_min_time) pass_on.emplace_back("--benchmark_min_time=0.05");
+  // The repetitions of all cells run in random order, so that a burst of load on a shared
+  // machine spreads over every cell instead of hitting all repetitions of one.
+  if (!user_interleaving) pass_on.emplace_back("--benchmark_enable_random_interleaving=true");
 
   std::vector<char*> args;
   for (auto& s : pass_on)
