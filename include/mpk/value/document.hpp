@@ -1,0 +1,431 @@
+// mpk/value/document.hpp - a whole message parsed into a tree of small nodes.
+//
+//     auto doc = mpk::document::parse(bytes);           // result<document>
+//     if (!doc) return doc.error();                     // code and byte offset
+//     mpk::value_ref root = doc->root();
+//     std::int64_t id = root["id"].as<std::int64_t>().value_or(0);
+//     for (auto [key, val] : root["tags"].entries()) { ... }
+//
+// Layout: one arena of 16-byte nodes. The children of a container sit next to each other
+// (a map's as key, value, key, value, ...), so indexing an array is one addition and walking a
+// map is a linear scan. Strings, binaries and extension data are not copied: a node holds the
+// offset of its value in the input (or in the document's own copy of it, with
+// `document_options::copy`).
+//
+// Safety: the parse is a loop with an explicit stack (at most limits::max_depth levels), and
+// every count is checked against the bytes that remain before nodes are reserved for it:
+// every child the document still waits for needs one byte of input at least. The arena
+// therefore never holds more nodes than the input has bytes, whatever the declared counts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "mpk/error.hpp"
+#include "mpk/format.hpp"
+#include "mpk/reader.hpp"
+
+namespace mpk::inline v0 {
+
+/// How document::parse treats its input. An aggregate: set the fields you need.
+///
+///     auto doc = mpk::document::parse(bytes, {}, {.copy = true});
+struct document_options {
+  /// Copy the input into the document (one memcpy), so that it may be freed or reused while
+  /// the document lives. Without it, views from the document point into the caller's input.
+  bool copy = false;
+  /// Accept bytes after the first complete value instead of failing with
+  /// errc::trailing_bytes. `document::consumed()` then says where the next value starts: parse
+  /// a sequence of messages by parsing `bytes.subspan(doc.consumed())` again.
+  bool allow_trailing = false;
+};
+
+namespace detail {
+
+/// One value of a document: 16 bytes.
+///
+/// `payload` holds the value of a scalar (uint/sint as 64 bits, bool as 0/1, float32 and
+/// float64 as their bits), the length of a str, bin or ext, and for a container the index of
+/// its first child (low 32 bits) and its count (high 32 bits: elements, or map entries).
+/// `offset` is where the value starts in the input; `head` is the size of its header (for a
+/// scalar: of the whole value), so str/bin/ext data start at offset + head.
+struct node {
+  std::uint64_t payload;
+  std::uint32_t offset;
+  type tag;
+  std::uint8_t head;
+  std::int8_t ext_type;
+  std::uint8_t reserved;
+};
+static_assert(sizeof(node) == 16, "mpk::detail::node must stay 16 bytes");
+static_assert(std::is_trivial_v<node>, "nodes are allocated without initialization");
+
+/// A level of the parse stack: the next child slot to fill and the end of the block.
+struct parse_frame {
+  std::uint32_t next;
+  std::uint32_t end;
+};
+
+}  // namespace detail
+
+class value_ref;
+
+/// Iterator over the elements of an array (value_ref::elements()).
+class element_iterator;
+/// Iterator over the entries of a map (value_ref::entries()): yields map_entry.
+class entry_iterator;
+
+/// A (key, value) pair of a map, as entry_iterator yields it.
+struct map_entry;
+
+/// A read-only view of one value inside a document. Cheap to copy (24 bytes); valid while the
+/// document lives and is not parsed into again (and, without `copy`, while the input lives).
+///
+/// A lookup that finds nothing (a missing key, an index past the end, a lookup on a value of
+/// another type) gives a *missing* value_ref: `exists()` is false, `type()` is
+/// type::invalid, `size()` is 0, further lookups stay missing, and `as<T>()` returns
+/// errc::missing_key with the offset of the container that was searched. So chains of lookups
+/// need one check at the end:
+///
+///     auto port = root["server"]["port"].as<std::uint16_t>();   // result<std::uint16_t>
+class value_ref {
+ public:
+  /// A missing value (offset 0).
+  value_ref() noexcept = default;
+
+  /// False for a missing value (see the class comment).
+  bool exists() const noexcept { return n_ != nullptr; }
+  explicit operator bool() const noexcept { return exists(); }
+
+  /// The wire family, as reader::peek() reports it (uint for positive fixint and
+  /// uint8..uint64, sint for negative fixint and int8..int64). type::invalid when missing.
+  mpk::type type() const noexcept { return n_ ? n_->tag : mpk::type::invalid; }
+  bool is_nil() const noexcept { return type() == mpk::type::nil; }
+  bool is_array() const noexcept { return type() == mpk::type::array; }
+  bool is_map() const noexcept { return type() == mpk::type::map; }
+  bool is_str() const noexcept { return type() == mpk::type::str; }
+  bool is_integer() const noexcept {
+    return type() == mpk::type::uint || type() == mpk::type::sint;
+  }
+
+  /// The value as a T, with exactly the reader's coercions (the reader's decoders run on the
+  /// value's bytes): T is an integer type, bool, float, double, std::nullptr_t,
+  /// std::string_view / std::span<const std::byte> (views into the input), mpk::ext_view, or
+  /// std::string (a copy of a str).
+  ///
+  ///     double x = v.as<double>().value_or(0.0);
+  ///
+  /// Errors (with the value's offset): errc::type_mismatch (another family),
+  /// errc::out_of_range (an integer that does not fit T, a finite double beyond float's
+  /// range, an integer a float or double cannot hold exactly); errc::missing_key on a
+  /// missing value (offset of the container searched).
+  template <class T>
+  result<T> as() const {
+    if (n_ == nullptr) return mpk::error{errc::missing_key, miss_};
+    if constexpr (std::is_same_v<T, std::string>) {
+      auto s = as<std::string_view>();
+      if (!s) return s.error();
+      return std::string(*s);
+    } else {
+      using D = detail::decoder_for<T>;
+      static_assert(!std::is_void_v<D>,
+                    "mpk::value_ref::as<T>: T must be an integer, bool, float, double, "
+                    "std::string_view, std::string, std::span<const std::byte>, "
+                    "std::nullptr_t or mpk::ext_view");
+      // The value is complete in the input: `extent()` bytes are readable, and the document
+      // already enforced its limits.
+      const std::byte* p = input_ + n_->offset;
+      const auto d = D::template run<true>(p, p, extent(), limits::trusted());
+      if (d.ec != errc::ok) return mpk::error{d.ec, n_->offset};
+      return d.value;
+    }
+  }
+
+  /// Elements of an array, entries of a map; 0 for any other value and when missing.
+  std::size_t size() const noexcept {
+    return n_ && is_container(n_->tag) ? static_cast<std::size_t>(n_->payload >> 32) : 0;
+  }
+
+  /// The i-th element of an array; missing when out of range or not an array.
+  value_ref operator[](std::size_t i) const noexcept {
+    if (!is_array() || i >= size()) return missing();
+    return at_index(first_child() + static_cast<std::uint32_t>(i));
+  }
+
+  /// The value of the last entry whose key is the str `key` (so a duplicate key: the last one
+  /// wins); missing when there is none or this is not a map. A linear scan.
+  value_ref operator[](std::string_view key) const noexcept { return find(key); }
+  value_ref find(std::string_view key) const noexcept;
+  /// The value of the last entry whose key equals `key` (deep equality: any key type).
+  value_ref find(const value_ref& key) const;
+
+  /// Range of an array's elements (empty for any other value): `for (value_ref x :
+  /// v.elements())`. `for (value_ref x : v)` is the same.
+  struct element_range;
+  element_range elements() const noexcept;
+  /// Range of a map's entries (empty for any other value): `for (auto [k, x] : v.entries())`.
+  struct entry_range;
+  entry_range entries() const noexcept;
+  element_iterator begin() const noexcept;
+  element_iterator end() const noexcept;
+
+  /// The bytes of the whole value in the input (header included, however nested); empty
+  /// when missing. Agrees with reader::raw_value().
+  std::span<const std::byte> raw() const noexcept {
+    if (n_ == nullptr) return {};
+    return {input_ + n_->offset, extent()};
+  }
+
+  /// Offset of the value in the input (of the searched container when missing).
+  std::size_t offset() const noexcept { return n_ ? n_->offset : miss_; }
+
+  /// Deep equality of values, not encodings: integers equal by number whatever their width or
+  /// family (uint8 5 == int64 5); float32 and float64 by family and bits (NaN equals the same
+  /// NaN, 0.0 differs from -0.0); str, bin, ext by type and bytes; arrays element-wise; maps
+  /// entry-wise in order. Two missing values are equal. Iterative: no recursion on depth.
+  friend bool operator==(const value_ref& a, const value_ref& b);
+
+ private:
+  friend class document;
+  friend class element_iterator;
+  friend class entry_iterator;
+
+  value_ref(const detail::node* base, const std::byte* input, std::uint32_t index) noexcept
+      : base_(base), input_(input), n_(base + index) {}
+
+  value_ref missing() const noexcept {
+    value_ref r;
+    r.miss_ = static_cast<std::uint32_t>(offset());
+    return r;
+  }
+  value_ref at_index(std::uint32_t i) const noexcept { return {base_, input_, i}; }
+  std::uint32_t first_child() const noexcept { return static_cast<std::uint32_t>(n_->payload); }
+
+  /// Bytes of the whole value: the header and payload of a scalar, str, bin or ext; for a
+  /// container, up to the end of its last descendant (a walk down last children).
+  std::size_t extent() const noexcept;
+
+  const detail::node* base_ = nullptr;
+  const std::byte* input_ = nullptr;
+  const detail::node* n_ = nullptr;
+  std::uint32_t miss_ = 0;
+};
+
+struct map_entry {
+  value_ref key;
+  value_ref value;
+};
+
+class element_iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = value_ref;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = value_ref;
+
+  element_iterator() noexcept = default;
+  value_ref operator*() const noexcept { return {base_, input_, i_}; }
+  element_iterator& operator++() noexcept {
+    ++i_;
+    return *this;
+  }
+  element_iterator operator++(int) noexcept {
+    auto old = *this;
+    ++i_;
+    return old;
+  }
+  friend bool operator==(const element_iterator& a, const element_iterator& b) noexcept {
+    return a.i_ == b.i_;
+  }
+
+ private:
+  friend class value_ref;
+  element_iterator(const detail::node* base, const std::byte* input, std::uint32_t i) noexcept
+      : base_(base), input_(input), i_(i) {}
+  const detail::node* base_ = nullptr;
+  const std::byte* input_ = nullptr;
+  std::uint32_t i_ = 0;
+};
+
+class entry_iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = map_entry;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = map_entry;
+
+  entry_iterator() noexcept = default;
+  map_entry operator*() const noexcept {
+    return {value_ref(base_, input_, i_), value_ref(base_, input_, i_ + 1)};
+  }
+  entry_iterator& operator++() noexcept {
+    i_ += 2;
+    return *this;
+  }
+  entry_iterator operator++(int) noexcept {
+    auto old = *this;
+    i_ += 2;
+    return old;
+  }
+  friend bool operator==(const entry_iterator& a, const entry_iterator& b) noexcept {
+    return a.i_ == b.i_;
+  }
+
+ private:
+  friend class value_ref;
+  entry_iterator(const detail::node* base, const std::byte* input, std::uint32_t i) noexcept
+      : base_(base), input_(input), i_(i) {}
+  const detail::node* base_ = nullptr;
+  const std::byte* input_ = nullptr;
+  std::uint32_t i_ = 0;
+};
+
+struct value_ref::element_range {
+  element_iterator first, last;
+  element_iterator begin() const noexcept { return first; }
+  element_iterator end() const noexcept { return last; }
+  bool empty() const noexcept { return first == last; }
+};
+
+struct value_ref::entry_range {
+  entry_iterator first, last;
+  entry_iterator begin() const noexcept { return first; }
+  entry_iterator end() const noexcept { return last; }
+  bool empty() const noexcept { return first == last; }
+};
+
+inline value_ref::element_range value_ref::elements() const noexcept {
+  if (!is_array()) return {};
+  const std::uint32_t f = first_child();
+  return {{base_, input_, f}, {base_, input_, f + static_cast<std::uint32_t>(size())}};
+}
+
+inline value_ref::entry_range value_ref::entries() const noexcept {
+  if (!is_map()) return {};
+  const std::uint32_t f = first_child();
+  return {{base_, input_, f}, {base_, input_, f + 2 * static_cast<std::uint32_t>(size())}};
+}
+
+inline element_iterator value_ref::begin() const noexcept {
+  return elements().first;
+}
+inline element_iterator value_ref::end() const noexcept {
+  return elements().last;
+}
+
+inline std::size_t value_ref::extent() const noexcept {
+  const detail::node* x = n_;
+  // A container ends where its last child ends: walk down last children (no recursion).
+  while (is_container(x->tag) && (x->payload >> 32) != 0) {
+    const auto count = static_cast<std::uint32_t>(x->payload >> 32);
+    const auto first = static_cast<std::uint32_t>(x->payload);
+    x = base_ + first + (x->tag == mpk::type::map ? 2 * count : count) - 1;
+  }
+  std::size_t end = std::size_t{x->offset} + x->head;
+  if (x->tag == mpk::type::str || x->tag == mpk::type::bin || x->tag == mpk::type::ext)
+    end += static_cast<std::size_t>(x->payload);
+  return end - n_->offset;
+}
+
+inline value_ref value_ref::find(std::string_view key) const noexcept {
+  if (!is_map()) return missing();
+  const std::uint32_t first = first_child();
+  for (std::uint32_t i = first + 2 * static_cast<std::uint32_t>(size()); i != first; i -= 2) {
+    const detail::node& k = base_[i - 2];
+    if (k.tag == mpk::type::str && k.payload == key.size() &&
+        (key.empty() || std::memcmp(input_ + k.offset + k.head, key.data(), key.size()) == 0))
+      return at_index(i - 1);
+  }
+  return missing();
+}
+
+/// A whole MessagePack message parsed into an arena of nodes (see the top of this file).
+///
+/// A document owns its arena (and, with `copy`, a copy of the input); it is movable, not
+/// copyable. Parse again into the same document with parse_into() to reuse its memory: once
+/// the arena is large enough for the messages seen, parsing allocates nothing.
+///
+/// Memory: at most 16 bytes of nodes per input byte (never more nodes than input bytes),
+/// plus 8 bytes per nesting level for the parse stack, plus the input size with `copy`.
+class document {
+ public:
+  /// An empty document: root() is missing.
+  document() noexcept = default;
+  document(document&&) noexcept = default;
+  document& operator=(document&&) noexcept = default;
+  document(const document&) = delete;
+  document& operator=(const document&) = delete;
+  ~document() = default;
+
+  /// Parses one complete MessagePack value from `bytes`.
+  ///
+  ///     auto doc = mpk::document::parse(bytes, {.max_depth = 64});
+  ///
+  /// Errors (with the byte offset of the offending value): errc::truncated (the input ends
+  /// inside a value, or a container declares more items than the remaining bytes can hold),
+  /// errc::invalid_marker (0xc1), errc::limit_exceeded (a length or count above `lim`),
+  /// errc::depth_exceeded (containers nested deeper than lim.max_depth),
+  /// errc::trailing_bytes (bytes after the value, unless options.allow_trailing),
+  /// errc::too_large (an input of 4 GiB or more: offsets are 32-bit),
+  /// errc::out_of_memory (the arena could not grow).
+  static result<document> parse(std::span<const std::byte> bytes, limits lim = {},
+                                document_options options = {});
+
+  /// Like parse(), into this document: its arena, stack and copy buffer are reused, so once
+  /// warm no allocation happens. Views taken from the previous message become invalid. On
+  /// error the document is empty (root() missing) but keeps its memory.
+  ///
+  ///     mpk::document doc;
+  ///     for (auto& msg : messages) if (auto r = doc.parse_into(msg); !r) ...;
+  ///
+  /// Errors: those of parse().
+  result<void> parse_into(std::span<const std::byte> bytes, limits lim = {},
+                          document_options options = {});
+
+  /// The top-level value; missing when the document is empty.
+  value_ref root() const noexcept {
+    if (size_ == 0) return {};
+    return {nodes_.get(), input_, 0};
+  }
+
+  /// Bytes of the input the top-level value took: where the next one starts with
+  /// `allow_trailing` (equal to the input size without it). 0 when empty.
+  std::size_t consumed() const noexcept { return consumed_; }
+  /// The bytes the views point into (the caller's input, or the document's copy).
+  std::span<const std::byte> input() const noexcept { return {input_, consumed_}; }
+  /// Nodes in use (one per value, key and element).
+  std::size_t node_count() const noexcept { return size_; }
+  /// Bytes the document holds from the heap: arena, stack and copy buffer.
+  std::size_t memory_usage() const noexcept {
+    return node_capacity_ * sizeof(detail::node) + stack_capacity_ * sizeof(detail::parse_frame) +
+           copy_capacity_;
+  }
+
+ private:
+  bool reserve_nodes(std::size_t n, std::size_t keep) noexcept;
+  bool reserve_stack(std::size_t n) noexcept;
+  mpk::error run(const std::byte* begin, std::size_t size, const limits& lim,
+                 bool allow_trailing) noexcept;
+
+  std::unique_ptr<detail::node[]> nodes_;
+  std::size_t node_capacity_ = 0;
+  std::size_t size_ = 0;
+  std::unique_ptr<detail::parse_frame[]> stack_;
+  std::size_t stack_capacity_ = 0;
+  std::unique_ptr<std::byte[]> copy_;
+  std::size_t copy_capacity_ = 0;
+  const std::byte* input_ = nullptr;
+  std::size_t consumed_ = 0;
+};
+
+}  // namespace mpk::inline v0

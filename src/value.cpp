@@ -1,0 +1,257 @@
+// mpk::value: construction rules, conversion from a document, edits and comparison
+// (mpk/value/owned.hpp).
+#include <bit>
+#include <cstring>
+
+#include "mpk/value/owned.hpp"
+
+namespace mpk::inline v0 {
+
+namespace {
+
+/// True when `v` is a two-element array whose first element is a str: a map entry by the
+/// initializer-list rule.
+bool is_pair_with_str_key(const value& v) {
+  const auto* a = v.get_if<value::array_type>();
+  return a != nullptr && a->size() == 2 && (*a)[0].type() == type::str;
+}
+
+/// The scalar part of a value_ref, or an empty container with room for its children.
+value shallow_copy(const value_ref& r) {
+  switch (r.type()) {
+    case type::boolean:
+      return value(*r.as<bool>());
+    case type::uint:
+      return value(*r.as<std::uint64_t>());
+    case type::sint:
+      return value(*r.as<std::int64_t>());  // a non-negative sint becomes a uint
+    case type::float32:
+      return value(*r.as<float>());
+    case type::float64:
+      return value(*r.as<double>());
+    case type::str:
+      return value(std::string(*r.as<std::string_view>()));
+    case type::bin:
+      return value::binary(*r.as<std::span<const std::byte>>());
+    case type::ext: {
+      const ext_view e = *r.as<ext_view>();
+      return value::ext(e.type, e.data);
+    }
+    case type::array: {
+      value::array_type a;
+      a.reserve(r.size());
+      return value(std::move(a));
+    }
+    case type::map: {
+      value::map_type m;
+      m.reserve(r.size());
+      return value(std::move(m));
+    }
+    default:
+      return value();
+  }
+}
+
+bool same_bits(float a, float b) {
+  return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+}  // namespace
+
+value::value(std::initializer_list<value> items) {
+  bool all_pairs = items.size() != 0;
+  for (const value& item : items) {
+    if (!is_pair_with_str_key(item)) {
+      all_pairs = false;
+      break;
+    }
+  }
+  if (!all_pairs) {
+    v_ = array_type(items.begin(), items.end());
+    return;
+  }
+  map_type m;
+  m.reserve(items.size());
+  for (const value& item : items) {
+    const auto& pair = *item.get_if<array_type>();
+    m.emplace_back(pair[0], pair[1]);
+  }
+  v_ = std::move(m);
+}
+
+value::value(const value_ref& ref) : value(shallow_copy(ref)) {
+  if (!is_container(ref.type()) || ref.size() == 0) return;
+  // Containers being filled: the destination (its vector reserved to the final size, so
+  // pointers to its elements stay valid) and where the source's next item comes from.
+  struct frame {
+    value* dst;
+    value_ref src;
+    element_iterator next_element;
+    entry_iterator next_entry;
+    std::size_t left;
+  };
+  std::vector<frame> stack;
+  const auto open = [&stack](value* dst, const value_ref& src) {
+    if (src.size() == 0) return;
+    stack.push_back({dst, src, src.elements().begin(), src.entries().begin(), src.size()});
+  };
+  open(this, ref);
+  while (!stack.empty()) {
+    frame& f = stack.back();
+    if (f.left == 0) {
+      stack.pop_back();
+      continue;
+    }
+    --f.left;
+    if (auto* a = f.dst->get_if<array_type>()) {
+      const value_ref src = *f.next_element++;
+      a->push_back(shallow_copy(src));
+      value* child = &a->back();
+      open(child, src);  // may reallocate `stack`: `f` is not used after this
+    } else {
+      auto* m = f.dst->get_if<map_type>();
+      const map_entry e = *f.next_entry++;
+      m->emplace_back(shallow_copy(e.key), shallow_copy(e.value));
+      auto& entry = m->back();
+      open(&entry.first, e.key);
+      open(&entry.second, e.value);
+    }
+  }
+}
+
+std::size_t value::size() const noexcept {
+  switch (type()) {
+    case type::str:
+      return get_if<std::string>()->size();
+    case type::bin:
+      return get_if<binary_type>()->size();
+    case type::ext:
+      return get_if<extension>()->data.size();
+    case type::array:
+      return get_if<array_type>()->size();
+    case type::map:
+      return get_if<map_type>()->size();
+    default:
+      return 0;
+  }
+}
+
+value* value::find(std::string_view key) noexcept {
+  auto* m = get_if<map_type>();
+  if (m == nullptr) return nullptr;
+  for (auto it = m->rbegin(); it != m->rend(); ++it) {
+    const auto* k = it->first.get_if<std::string>();
+    if (k != nullptr && *k == key) return &it->second;
+  }
+  return nullptr;
+}
+
+value* value::find(const value& key) noexcept {
+  auto* m = get_if<map_type>();
+  if (m == nullptr) return nullptr;
+  for (auto it = m->rbegin(); it != m->rend(); ++it) {
+    if (it->first == key) return &it->second;
+  }
+  return nullptr;
+}
+
+bool value::push_back(value item) {
+  if (is_nil()) v_ = array_type();
+  auto* a = get_if<array_type>();
+  if (a == nullptr) return false;
+  a->push_back(std::move(item));
+  return true;
+}
+
+bool value::assign(value key, value item) {
+  if (is_nil()) v_ = map_type();
+  auto* m = get_if<map_type>();
+  if (m == nullptr) return false;
+  if (value* existing = find(key)) {
+    *existing = std::move(item);
+  } else {
+    m->emplace_back(std::move(key), std::move(item));
+  }
+  return true;
+}
+
+std::size_t value::erase(const value& key) {
+  auto* m = get_if<map_type>();
+  if (m == nullptr) return 0;
+  const auto before = m->size();
+  std::erase_if(*m, [&key](const auto& entry) { return entry.first == key; });
+  return before - m->size();
+}
+
+bool value::erase(std::size_t i) {
+  auto* a = get_if<array_type>();
+  if (a == nullptr || i >= a->size()) return false;
+  a->erase(a->begin() + static_cast<std::ptrdiff_t>(i));
+  return true;
+}
+
+bool operator==(const value& a, const value& b) {
+  // Pairs still to compare; containers push their children's pairs (the order of the
+  // comparisons does not matter for equality).
+  std::vector<std::pair<const value*, const value*>> work;
+  work.emplace_back(&a, &b);
+  while (!work.empty()) {
+    const auto [x, y] = work.back();
+    work.pop_back();
+    if (x->type() != y->type()) return false;
+    switch (x->type()) {
+      case type::nil:
+        break;
+      case type::boolean:
+        if (*x->get_if<bool>() != *y->get_if<bool>()) return false;
+        break;
+      case type::uint:
+        if (*x->get_if<std::uint64_t>() != *y->get_if<std::uint64_t>()) return false;
+        break;
+      case type::sint:
+        if (*x->get_if<std::int64_t>() != *y->get_if<std::int64_t>()) return false;
+        break;
+      case type::float32:
+        if (!same_bits(*x->get_if<float>(), *y->get_if<float>())) return false;
+        break;
+      case type::float64:
+        if (!same_bits(*x->get_if<double>(), *y->get_if<double>())) return false;
+        break;
+      case type::str:
+        if (*x->get_if<std::string>() != *y->get_if<std::string>()) return false;
+        break;
+      case type::bin:
+        if (*x->get_if<value::binary_type>() != *y->get_if<value::binary_type>()) return false;
+        break;
+      case type::ext:
+        if (!(*x->get_if<value::extension>() == *y->get_if<value::extension>())) return false;
+        break;
+      case type::array: {
+        const auto& xa = *x->get_if<value::array_type>();
+        const auto& ya = *y->get_if<value::array_type>();
+        if (xa.size() != ya.size()) return false;
+        for (std::size_t i = 0; i < xa.size(); ++i)
+          work.emplace_back(&xa[i], &ya[i]);
+        break;
+      }
+      case type::map: {
+        const auto& xm = *x->get_if<value::map_type>();
+        const auto& ym = *y->get_if<value::map_type>();
+        if (xm.size() != ym.size()) return false;
+        for (std::size_t i = 0; i < xm.size(); ++i) {
+          work.emplace_back(&xm[i].first, &ym[i].first);
+          work.emplace_back(&xm[i].second, &ym[i].second);
+        }
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace mpk::inline v0
