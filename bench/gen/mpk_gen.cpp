@@ -402,6 +402,12 @@ void documents(output& out) {
 
 }  // namespace
 
+// --quick sizes of the streams. Smaller than mpk_bench's --quick (which times C++ only): the
+// dynamic languages of bench/harness/ are 100 times slower per value, and the quick suite
+// must stay a few minutes long. Every harness uses the same counts.
+constexpr std::size_t quick_values = 20'000;
+constexpr std::size_t quick_maps = 2'000;
+
 int main(int argc, char** argv) {
   output out;
   bool quick = false;
@@ -422,9 +428,8 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(out.dir);
   out.digests.open(out.dir / "digests.csv");
   out.digests << "workload,case,bytes,fnv1a64\n";
-  small_fields(
-      out, quick ? mpk_bench::small_fields::quick_values : mpk_bench::small_fields::full_values);
-  flat_maps(out, quick ? 10'000 : 100'000);
+  small_fields(out, quick ? quick_values : mpk_bench::small_fields::full_values);
+  flat_maps(out, quick ? quick_maps : 100'000);
   typed_objects(out);
   lua_bench(out);
   documents(out);

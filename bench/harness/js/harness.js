@@ -226,8 +226,8 @@ function lazy(fn) { let v; let done = false; return () => { if (!done) { v = fn(
 
 function cells(refDir, quick) {
   const out = [];
-  const values = quick ? 100000 : 1000000;
-  const maps = quick ? 10000 : 100000;
+  const values = quick ? 20000 : 1000000;
+  const maps = quick ? 2000 : 100000;
   const ref = (w, c) => lazy(() => fs.readFileSync(path.join(refDir, w, c + '.msgpack')));
   const add = (workload, kase, impl, unit, units, op, verify) =>
     out.push({ workload, case: kase, impl, unit, units, op, verify, id: `${workload}/${kase}/${impl}` });
@@ -353,8 +353,8 @@ function checkGenerators(refDir, quick) {
   for (const line of lines) {
     const [w, c, , h] = line.split(',');
     let data;
-    if (w === 'small_fields') data = smallFields(quick ? 100000 : 1000000);
-    else if (w === 'flat_maps') data = flatMaps(quick ? 10000 : 100000);
+    if (w === 'small_fields') data = smallFields(quick ? 20000 : 1000000);
+    else if (w === 'flat_maps') data = flatMaps(quick ? 2000 : 100000);
     else if (gens[w] && c in gens[w]) data = gens[w][c];
     else { console.log(`MISSING ${w}/${c}: no generator`); bad++; continue; }
     checked++;

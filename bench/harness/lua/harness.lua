@@ -136,8 +136,8 @@ end
 
 local function cells(ref_dir, quick)
   local out = {}
-  local values = quick and 100000 or 1000000
-  local maps = quick and 10000 or 100000
+  local values = quick and 20000 or 1000000
+  local maps = quick and 2000 or 100000
   local function ref(w, c) return lazy(function() return read_file(ref_dir .. '/' .. w .. '/' .. c .. '.msgpack') end) end
   local function add(workload, case, unit, units, op, verify)
     out[#out + 1] = { workload = workload, case = case, unit = unit, units = units, op = op, verify = verify,
@@ -253,8 +253,8 @@ local function check_generators(ref_dir, quick)
   for _, d in ipairs(digests) do
     local w, c, h = d[1], d[2], d[3]
     local data, multi
-    if w == 'small_fields' then data, multi = small_fields(quick and 100000 or 1000000), true
-    elseif w == 'flat_maps' then data, multi = flat_maps(quick and 10000 or 100000), true
+    if w == 'small_fields' then data, multi = small_fields(quick and 20000 or 1000000), true
+    elseif w == 'flat_maps' then data, multi = flat_maps(quick and 2000 or 100000), true
     elseif w == 'typed_objects' then data = gens[c]
     elseif w == 'lua_bench' then data = w6[c]
     elseif w == 'documents' and c == 'tiny' then data = { foo = 1, bar = 'abc' } end

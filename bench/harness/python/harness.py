@@ -204,8 +204,8 @@ class Cell:
 def cells(ref_dir, quick):
     """Every cell this harness runs, with the data it needs (generated lazily per workload)."""
     out = []
-    values = 100000 if quick else 1000000
-    maps = 10000 if quick else 100000
+    values = 20000 if quick else 1000000
+    maps = 2000 if quick else 100000
 
     def ref(workload, case):
         with open(os.path.join(ref_dir, workload, case + ".msgpack"), "rb") as f:
@@ -412,9 +412,9 @@ def check_generators(ref_dir, quick):
     checked = 0
     for (w, c), h in sorted(digests.items()):
         if w == "small_fields":
-            data = stream_pack(small_fields(100000 if quick else 1000000))
+            data = stream_pack(small_fields(20000 if quick else 1000000))
         elif w == "flat_maps":
-            data = stream_pack(flat_maps(10000 if quick else 100000))
+            data = stream_pack(flat_maps(2000 if quick else 100000))
         elif w in gens and c in gens[w]:
             data = msgpack.packb(gens[w][c])
         else:

@@ -175,8 +175,8 @@ end
 
 def cells(ref_dir, quick)
   out = []
-  values = quick ? 100_000 : 1_000_000
-  maps = quick ? 10_000 : 100_000
+  values = quick ? 20_000 : 1_000_000
+  maps = quick ? 2_000 : 100_000
   mp = 'msgpack-ruby'
   ref = ->(w, c) { Lazy.new { File.binread(File.join(ref_dir, w, "#{c}.msgpack")) } }
   encode_check = lambda do |r, expected, encode, decode|
@@ -304,8 +304,8 @@ def check_generators(ref_dir, quick)
   File.readlines(File.join(ref_dir, 'digests.csv')).drop(1).each do |line|
     w, c, _, h = line.strip.split(',')
     bytes = case w
-            when 'small_fields' then stream_pack(small_fields(quick ? 100_000 : 1_000_000))
-            when 'flat_maps' then stream_pack(flat_maps(quick ? 10_000 : 100_000))
+            when 'small_fields' then stream_pack(small_fields(quick ? 20_000 : 1_000_000))
+            when 'flat_maps' then stream_pack(flat_maps(quick ? 2_000 : 100_000))
             else gens.dig(w, c)&.then { |v| MessagePack.pack(v) }
             end
     if bytes.nil?

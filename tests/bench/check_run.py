@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Checks a result folder of the benchmark suite (tests/bench/run_quick runs it after a quick
+run): every harness ran every implementation, every verification passed, the report files
+exist and parse. Says nothing about speed.
+
+    check_run.py RESULT_DIR
+"""
+import glob
+import html.parser
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "runner"))
+from resultformat import read_rows  # noqa: E402
+
+WORKLOADS = ["small_fields", "flat_maps", "typed_objects", "lua_bench", "documents"]
+IMPLEMENTATIONS = {
+    "C++": ["mpk", "msgpack-cxx"],
+    "Python": ["msgpack-python", "json-python"],
+    "JavaScript": ["msgpackr", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "msgpack5", "JSON-node"],
+    "Lua": ["lua-MessagePack-lua5.4", "lua-MessagePack-luajit"],
+    "Ruby": ["msgpack-ruby", "json-ruby"],
+}
+HARNESSES = ["C++ (mpk_bench)", "python", "js", "lua5.4", "luajit", "ruby"]
+NPM_PEERS = ["msgpackr", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "msgpack5"]
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+class TagChecker(html.parser.HTMLParser):
+    """Counts tags and checks that tables and SVGs open and close in order; notes any
+    reference to the network (the report must read offline)."""
+
+    VOID = {"meta", "br", "img", "link", "input", "hr", "col", "source", "wbr"}
+    OPTIONAL_END = {"tr", "td", "th", "li", "p"}
+
+    def __init__(self):
+        super().__init__()
+        self.counts, self.stack, self.errors, self.remote = {}, [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.counts[tag] = self.counts.get(tag, 0) + 1
+        for k, v in attrs:
+            if k in ("src", "href") and v and re.match(r"^(https?:)?//", v):
+                self.remote.append(v)
+        if tag in ("table", "svg", "html", "body", "ul"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in ("table", "svg", "html", "body", "ul"):
+            if not self.stack or self.stack[-1] != tag:
+                self.errors.append("</%s> does not close <%s>" % (tag, self.stack[-1] if self.stack else "nothing"))
+            else:
+                self.stack.pop()
+
+
+def main(d):
+    # machine.json
+    with open(os.path.join(d, "machine.json")) as f:
+        m = json.load(f)
+    for key in ("cpu", "cores", "os", "commit", "cxx_compiler_version", "python", "node", "lua5.4", "luajit", "ruby"):
+        check(m.get(key), "machine.json has no %s" % key)
+    for p in ("libmsgpack-cxx-dev", "python3-msgpack", "lua-messagepack", "ruby-msgpack"):
+        check(m.get("debian_packages", {}).get(p, "not installed") != "not installed", "machine.json: no version of %s" % p)
+    for p in NPM_PEERS:
+        check(m.get("npm_packages", {}).get(p), "machine.json: no version of npm package %s" % p)
+    status = m.get("harness_exit_status", {})
+    for h in HARNESSES:
+        check(h in status, "harness %s did not run" % h)
+        check(status.get(h) in ((0,) if h.startswith("C++") else (0, 1)), "harness %s exited with %s" % (h, status.get(h)))
+
+    # the CSVs, in the shared format
+    rows = []
+    for w in WORKLOADS:
+        path = os.path.join(d, w + ".csv")
+        if check(os.path.exists(path), "no %s.csv" % w):
+            rows += read_rows(path)
+    seen = {r["implementation"] for r in rows}
+    for lang, impls in IMPLEMENTATIONS.items():
+        for i in impls:
+            check(i in seen, "no result for %s (%s)" % (i, lang))
+    for r in rows:
+        cell = "%s/%s/%s" % (r["workload"], r["case"], r["implementation"])
+        if r["verdict"] in ("same_bytes", "different_bytes", "same_values"):
+            check(r["ns_per_unit"] and float(r["ns_per_unit"]) > 0, "%s verified but not timed" % cell)
+            check(r["repetitions"] and int(r["repetitions"]) >= 1, "%s has no repetitions" % cell)
+            if r["verdict"] == "different_bytes":
+                check(r["verification"].startswith("different bytes") and not r["verification"].startswith("different bytes (not"),
+                      "%s: different bytes without a reason (%s)" % (cell, r["verification"]))
+        elif r["verdict"] == "wrong_values":
+            check(r["verification"].startswith("known defect"), "%s: wrong values: %s" % (cell, r["verification"]))
+        else:
+            check(False, "%s: %s: %s" % (cell, r["verdict"], r["verification"]))
+    for lang in ("Python", "JavaScript", "Lua", "Ruby"):
+        lang_rows = [r for r in rows if r["language"] == lang]
+        check(any(r["verdict"] == "same_bytes" for r in lang_rows), "%s: no cell with the same bytes as mpk" % lang)
+        check(any(r["verdict"] == "same_values" for r in lang_rows), "%s: no cell decoding mpk's bytes" % lang)
+    check(os.path.exists(os.path.join(d, "raw", "ref", "digests.csv")), "no reference digests")
+
+    # report.md: a table per workload whose rows have as many cells as the header
+    with open(os.path.join(d, "report.md")) as f:
+        md = f.read()
+    for w in WORKLOADS:
+        check(re.search(r"^## W\d %s " % w, md, re.M), "report.md has no section for %s" % w)
+    check("## Published figures of implementations that cannot run here" in md, "report.md: no published figures")
+    for block in re.findall(r"((?:^\|.*\|\n)+)", md, re.M):
+        lines = block.strip("\n").split("\n")
+        width = len(re.findall(r"(?<!\\)\|", lines[0]))
+        for line in lines:
+            check(len(re.findall(r"(?<!\\)\|", line)) == width, "report.md: ragged table row: %s" % line[:80])
+    check(md.count("**") >= 2 * len(WORKLOADS), "report.md: no fastest cell in bold")
+
+    # report.html: parses, one chart per workload, nothing fetched from the network
+    with open(os.path.join(d, "report.html")) as f:
+        text = f.read()
+    p = TagChecker()
+    p.feed(text)
+    p.close()
+    check(not p.errors, "report.html: %s" % p.errors[:3])
+    check(not p.stack, "report.html: unclosed %s" % p.stack)
+    check(p.counts.get("svg", 0) >= len(WORKLOADS), "report.html: %d charts for %d workloads" % (p.counts.get("svg", 0), len(WORKLOADS)))
+    check(p.counts.get("table", 0) >= len(WORKLOADS), "report.html: too few tables")
+    check(not p.remote and "<script" not in text, "report.html fetches from the network: %s" % p.remote[:3])
+
+    if failures:
+        for x in failures:
+            print("FAIL: " + x)
+        return 1
+    print("result folder OK: %d cells, %d implementations, %d workloads" % (len(rows), len(seen), len(WORKLOADS)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
