@@ -31,6 +31,7 @@
 #include <limits>
 #include <new>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -38,6 +39,7 @@
 #include "mpk/detail/endian.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
+#include "mpk/unicode.hpp"
 
 #ifndef MPK_ALWAYS_INLINE
 #define MPK_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -69,6 +71,15 @@ struct limits {
     constexpr std::uint32_t m = std::numeric_limits<std::uint32_t>::max();
     return limits{m, m, m, m, m, m};
   }
+};
+
+/// Which strings a reader checks for valid UTF-8 (invalid ones are errc::invalid_utf8).
+///
+///     mpk::reader r(bytes, {}, mpk::utf8_check::all);
+enum class utf8_check : std::uint8_t {
+  owned,  ///< the default: read<std::string>() and read<std::u16string>() check, views do not
+  all,    ///< views too: read<std::string_view>() and read_str()
+  none,   ///< nothing but read<std::u16string>(), which cannot transcode invalid UTF-8
 };
 
 /// An extension value as read: its type (-128..127; negative types are reserved by the spec,
@@ -787,19 +798,28 @@ class basic_reader {
   /// A reader with no input: every read is errc::truncated.
   basic_reader() noexcept = default;
 
-  /// A reader over `input`, enforcing `lim` (the default limits unless given).
+  /// A reader over `input`, enforcing `lim` (the default limits unless given) and checking
+  /// the strings that `utf8` says for valid UTF-8.
   ///
   ///     mpk::reader r(std::span<const std::byte>(buf.data(), buf.size()));
-  explicit basic_reader(std::span<const std::byte> input, limits lim = {}) noexcept
-      : begin_(input.data()), p_(input.data()), end_(input.data() + input.size()), lim_(lim) {}
+  explicit basic_reader(std::span<const std::byte> input, limits lim = {},
+                        utf8_check utf8 = utf8_check::owned) noexcept
+      : begin_(input.data()),
+        p_(input.data()),
+        end_(input.data() + input.size()),
+        lim_(lim),
+        utf8_(utf8) {}
 
   /// A reader over `size` bytes at `data`.
-  basic_reader(const void* data, std::size_t size, limits lim = {}) noexcept
-      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), lim) {}
+  basic_reader(const void* data, std::size_t size, limits lim = {},
+               utf8_check utf8 = utf8_check::owned) noexcept
+      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), lim,
+                     utf8) {}
 
   /// A reader over the bytes of `input` (e.g. a std::string holding a message).
-  explicit basic_reader(std::string_view input, limits lim = {}) noexcept
-      : basic_reader(input.data(), input.size(), lim) {}
+  explicit basic_reader(std::string_view input, limits lim = {},
+                        utf8_check utf8 = utf8_check::owned) noexcept
+      : basic_reader(input.data(), input.size(), lim, utf8) {}
 
   /// Starts again on `input`, with the same limits, and clears the error.
   void reset(std::span<const std::byte> input) noexcept {
@@ -810,6 +830,8 @@ class basic_reader {
 
   /// The limits this reader enforces.
   const limits& get_limits() const noexcept { return lim_; }
+  /// Which strings this reader checks for valid UTF-8.
+  utf8_check get_utf8_check() const noexcept { return utf8_; }
 
   // --- state ---------------------------------------------------------------------------
 
@@ -825,6 +847,16 @@ class basic_reader {
   mpk::error error() const noexcept { return err_; }
   /// True while no error happened.
   bool ok() const noexcept { return err_.code == errc::ok; }
+
+  /// Records `e` as the reader's error (when there is none yet) and stops the reader, as any
+  /// read error does; `e.offset` is an offset into the input (clamped to its size). For
+  /// decoders layered on the reader that find a well-formed value invalid for their target
+  /// (e.g. read_timestamp on nanoseconds >= 10^9).
+  void set_error(mpk::error e) noexcept {
+    if (e.code == errc::ok) return;
+    const auto size = static_cast<std::size_t>(end_ - begin_);
+    fail_at(begin_ + (e.offset < size ? e.offset : size), e.code);
+  }
 
   // --- reading -------------------------------------------------------------------------
 
@@ -855,6 +887,10 @@ class basic_reader {
   /// - `float`: accepts float32, float64 (rounded to nearest; NaN and infinities pass) and
   ///   integers that a float holds exactly;
   /// - `std::string_view` (a str), `std::span<const std::byte>` (a bin): views into the input;
+  ///   a view is checked for UTF-8 only with utf8_check::all;
+  /// - `std::string` (a str, copied; checked for UTF-8 unless utf8_check::none);
+  /// - `std::u16string` (a str, transcoded from UTF-8; always checked, so it never holds a
+  ///   lone surrogate);
   /// - `mpk::ext_view` (fixext1..16, ext8/16/32).
   ///
   ///     auto id = r.read<std::uint32_t>();   auto name = r.read<std::string_view>();
@@ -863,19 +899,29 @@ class basic_reader {
   /// value), errc::invalid_marker (0xc1), errc::type_mismatch (another family, e.g. a float
   /// into an integer), errc::out_of_range (an integer that does not fit T, a finite double
   /// beyond float's range, an integer a float or double cannot hold exactly),
-  /// errc::limit_exceeded (a str, bin or ext longer than its limit).
+  /// errc::limit_exceeded (a str, bin or ext longer than its limit), errc::invalid_utf8 (a str
+  /// that is not UTF-8, where checked; the offset is the str's), errc::out_of_memory (copying
+  /// into a std::string or std::u16string failed).
   template <class T>
   [[nodiscard]] MPK_ALWAYS_INLINE T read() noexcept {
-    static_assert(!std::is_same_v<T, char> && !std::is_same_v<T, wchar_t> &&
-                      !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
-                      !std::is_same_v<T, char32_t>,
-                  "mpk::reader::read<T>: character types are not integers here; read "
-                  "std::int8_t / std::uint8_t, or read<std::string_view>() for text");
-    static_assert(!std::is_void_v<detail::decoder_for<T>>,
-                  "mpk::reader::read<T>: T must be an integer, bool, float, double, "
-                  "std::string_view, std::span<const std::byte>, std::nullptr_t or "
-                  "mpk::ext_view");
-    return read_with<detail::decoder_for<T>>();
+    if constexpr (std::is_same_v<T, std::string>) {
+      return read_string();
+    } else if constexpr (std::is_same_v<T, std::u16string>) {
+      return read_u16string();
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      return read_str();
+    } else {
+      static_assert(!std::is_same_v<T, char> && !std::is_same_v<T, wchar_t> &&
+                        !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
+                        !std::is_same_v<T, char32_t>,
+                    "mpk::reader::read<T>: character types are not integers here; read "
+                    "std::int8_t / std::uint8_t, or read<std::string_view>() for text");
+      static_assert(!std::is_void_v<detail::decoder_for<T>>,
+                    "mpk::reader::read<T>: T must be an integer, bool, float, double, "
+                    "std::string_view, std::string, std::u16string, "
+                    "std::span<const std::byte>, std::nullptr_t or mpk::ext_view");
+      return read_with<detail::decoder_for<T>>();
+    }
   }
 
   /// Reads a nil. Errors: errc::truncated, errc::invalid_marker, errc::type_mismatch.
@@ -893,11 +939,62 @@ class basic_reader {
     return false;
   }
 
-  /// Reads a str (fixstr, str8/16/32) as a view into the input; not checked for UTF-8.
+  /// Reads a str (fixstr, str8/16/32) as a view into the input; checked for UTF-8 only
+  /// with utf8_check::all.
   /// Errors (returning ""): errc::truncated, errc::invalid_marker, errc::type_mismatch,
-  /// errc::limit_exceeded (longer than limits::max_str_len).
+  /// errc::limit_exceeded (longer than limits::max_str_len), errc::invalid_utf8 (with
+  /// utf8_check::all; the offset is the str's).
   [[nodiscard]] MPK_ALWAYS_INLINE std::string_view read_str() noexcept {
-    return read_with<detail::str_decoder>();
+    const std::byte* const at = p_;
+    const std::string_view s = read_with<detail::str_decoder>();
+    if (utf8_ == utf8_check::all && !is_valid_utf8(s)) [[unlikely]]
+      return invalid_utf8_at(at);
+    return s;
+  }
+
+  /// Reads a str into a new std::string, checked for UTF-8 unless utf8_check::none.
+  /// Errors (returning ""): those of read_str(), errc::invalid_utf8, errc::out_of_memory.
+  [[nodiscard]] std::string read_string() noexcept {
+    const std::byte* const at = p_;
+    const std::string_view s = read_with<detail::str_decoder>();
+    if (utf8_ != utf8_check::none && !is_valid_utf8(s)) [[unlikely]]
+      return std::string(invalid_utf8_at(at));
+#if __cpp_exceptions
+    try {
+      return std::string(s);
+    } catch (const std::bad_alloc&) {
+      fail_at(at, errc::out_of_memory);
+      return {};
+    }
+#else
+    return std::string(s);
+#endif
+  }
+
+  /// Reads a str into a new std::u16string, transcoded from UTF-8 (always checked: the
+  /// result never holds a lone surrogate).
+  /// Errors (returning u""): those of read_str(), errc::invalid_utf8, errc::out_of_memory.
+  [[nodiscard]] std::u16string read_u16string() noexcept {
+    const std::byte* const at = p_;
+    const std::string_view s = read_with<detail::str_decoder>();
+    std::u16string out;
+#if __cpp_exceptions
+    try {
+#endif
+      out.resize(s.size());  // one code unit per byte at most
+#if __cpp_exceptions
+    } catch (const std::bad_alloc&) {
+      fail_at(at, errc::out_of_memory);
+      return {};
+    }
+#endif
+    const detail::transcoded t = detail::utf8_to_utf16_raw(s.data(), s.size(), out.data());
+    if (t.error_at != detail::transcoded::no_error) [[unlikely]] {
+      invalid_utf8_at(at);
+      return {};
+    }
+    out.resize(t.count);  // shrinking: no allocation
+    return out;
   }
 
   /// Reads a bin (bin8/16/32) as a view into the input.
@@ -1020,6 +1117,12 @@ class basic_reader {
     return static_cast<std::size_t>(w.at - p);
   }
 
+  /// Records errc::invalid_utf8 for the str at `at` (already consumed: the reader stops there).
+  MPK_COLD std::string_view invalid_utf8_at(const std::byte* at) noexcept {
+    fail_at(at, errc::invalid_utf8);
+    return {};
+  }
+
   /// The limits, copied field by field: the out-of-line paths get a copy, never the member
   /// itself (a compiler may pass a by-value aggregate by address, and the reader would then
   /// no longer live in registers).
@@ -1047,6 +1150,7 @@ class basic_reader {
   const std::byte* end_ = nullptr;
   limits lim_{};
   mpk::error err_{};
+  utf8_check utf8_ = utf8_check::owned;
 };
 
 /// The reader for untrusted input: every check on (the default policy).

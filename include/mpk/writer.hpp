@@ -5,6 +5,7 @@
 // no-op, so a sequence of writes is checked once with `error()`.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <concepts>
@@ -20,6 +21,7 @@
 #include "detail/endian.hpp"
 #include "error.hpp"
 #include "format.hpp"
+#include "unicode.hpp"
 
 namespace mpk::inline v0 {
 
@@ -130,6 +132,9 @@ class writer {
   void write(std::u8string_view s) noexcept {
     write_str(std::string_view(reinterpret_cast<const char*>(s.data()), s.size()));
   }
+  /// Writes UTF-16 text as a str, transcoded to UTF-8 straight into the output (see
+  /// write_str(std::u16string_view)).
+  void write(std::u16string_view s) noexcept { write_str(s); }
 
   /// Writes a binary in its smallest form (bin8, bin16, bin32).
   void write(std::span<const std::byte> bytes) noexcept { write_bin(bytes); }
@@ -187,6 +192,40 @@ class writer {
     if (n <= max_length) return put_with_payload(5, marker::str32, n, s);
     fail(errc::too_large);
   }
+  /// Writes UTF-16 text as a str of its UTF-8 form, in the smallest form for that length,
+  /// transcoding straight into the output: no intermediate string.
+  ///
+  ///     w.write(u"caf\u00e9");   // a5 63 61 66 c3 a9
+  ///
+  /// Errors: errc::invalid_utf16 (a lone surrogate; nothing is written), errc::too_large,
+  /// and the sink's errors.
+  void write_str(std::u16string_view s) noexcept {
+    if (!ok()) [[unlikely]]
+      return;
+    const std::size_t n = s.size();
+    // Up to a few KiB: one pass into room for the worst case (3 bytes per code unit), the
+    // payload placed after the header the shortest output (n bytes) would take. If the real
+    // length needs a longer header (it crossed 31, 255 or 65535 bytes), the payload moves
+    // up by 1 to 3 bytes: rare, and cheaper than measuring every string first.
+    constexpr std::size_t one_pass_max = 4096;
+    if (n <= one_pass_max) {
+      const std::size_t low = str_header_size(n);
+      if (std::byte* p = out_->prepare(str_header_size(3 * n) + 3 * n)) [[likely]] {
+        const detail::transcoded t =
+            detail::utf16_to_utf8_raw(s.data(), n, reinterpret_cast<char*>(p + low));
+        if (t.error_at != detail::transcoded::no_error) [[unlikely]]
+          return fail(errc::invalid_utf16);
+        const std::size_t head = str_header_size(t.count);
+        if (head != low) [[unlikely]]
+          std::memmove(p + head, p + low, t.count);
+        put_str_header(p, head, t.count);
+        return out_->commit(head + t.count);
+      }
+      // No room for the worst case (a span_sink near its end): measure, then write exactly.
+    }
+    write_str_measured(s);
+  }
+
   /// Writes a string as str8 / str16 / str32 whatever its length; errc::too_large when it
   /// does not fit the chosen width.
   void write_str8(std::string_view s) noexcept { put_sized(2, marker::str8, 0xff, s); }
@@ -341,6 +380,13 @@ class writer {
       fail(out_->failure());
   }
 
+  /// Records `code` as the writer's error (when there is none yet), with the sink's size as
+  /// its offset: for encoders layered on the writer that find their input invalid (e.g. a
+  /// timestamp with nanoseconds >= 10^9). Later writes are no-ops, as after any error.
+  void set_error(errc code) noexcept {
+    if (code != errc::ok) fail(code);
+  }
+
  private:
   static std::string_view as_chars(std::span<const std::byte> b) noexcept {
     return {reinterpret_cast<const char*>(b.data()), b.size()};
@@ -433,6 +479,48 @@ class writer {
     if (header > 1) store_length(p + 1, header - 1, n);
     if (!payload.empty()) std::memcpy(p + header, payload.data(), payload.size());
     out_->commit(header + payload.size());
+  }
+
+  /// Bytes of the str header for a payload of `n` bytes (n < 2^32).
+  std::size_t str_header_size(std::size_t n) const noexcept {
+    if (n < 32) return 1;
+    if (n <= 0xff && !options_.old_spec) return 2;
+    return n <= 0xffff ? 3 : 5;
+  }
+
+  /// Stores a str header of `head` bytes (from str_header_size) for `n` bytes at `p`.
+  static void put_str_header(std::byte* p, std::size_t head, std::size_t n) noexcept {
+    static constexpr std::uint8_t markers[] = {0, 0, marker::str8, marker::str16, 0, marker::str32};
+    if (head == 1) {
+      p[0] = std::byte{static_cast<std::uint8_t>(marker::fixstr | n)};
+    } else {
+      p[0] = std::byte{markers[head]};
+      store_length(p + 1, head - 1, n);
+    }
+  }
+
+  /// write_str(u16string_view) in two passes: the UTF-8 length (which also finds a lone
+  /// surrogate before anything is written), the header, then the payload in pieces, so that a
+  /// stream_sink never stages more than a piece.
+  [[gnu::noinline]] void write_str_measured(std::u16string_view s) noexcept {
+    const detail::transcoded len = detail::utf8_length_raw(s.data(), s.size());
+    if (len.error_at != detail::transcoded::no_error) return fail(errc::invalid_utf16);
+    write_str_header(len.count);
+    constexpr std::size_t piece = 4096;
+    for (std::size_t i = 0; i < s.size() && ok();) {
+      std::size_t take = std::min(piece, s.size() - i);
+      if (take < s.size() - i && (s[i + take - 1] & 0xfc00u) == 0xd800u)
+        --take;  // never split a surrogate pair
+      std::byte* p = out_->prepare(3 * take);
+      if (p == nullptr) {  // not the worst case: maybe the exact size
+        p = reserve(detail::utf8_length_raw(s.data() + i, take).count);
+        if (p == nullptr) return;
+      }
+      const detail::transcoded t =
+          detail::utf16_to_utf8_raw(s.data() + i, take, reinterpret_cast<char*>(p));
+      out_->commit(t.count);
+      i += take;
+    }
   }
 
   void put_sized(std::size_t header, std::uint8_t m, std::size_t max, std::string_view s) noexcept {

@@ -1,0 +1,110 @@
+// mpk/unicode.hpp - UTF-8 validation and UTF-16 <-> UTF-8 transcoding.
+//
+// MessagePack's str family holds UTF-8. This header checks it (through simdjson's runtime-
+// dispatched SIMD validator when mpk is built with MPK_USE_SIMDJSON, the default; through a
+// scalar validator otherwise) and converts between UTF-8 and UTF-16 in one pass, 8 ASCII
+// code units at a time.
+//
+// The writer (`write(std::u16string_view)`) and the reader (`read<std::string>()`,
+// `read<std::u16string>()`) build on these functions, so this header depends on error.hpp
+// only.
+//
+// Valid UTF-8 is RFC 3629's: no overlong forms, no surrogates (U+D800..U+DFFF), nothing
+// above U+10FFFF, no truncated sequence. Valid UTF-16 has every surrogate in a pair (a high
+// one, U+D800..U+DBFF, then a low one, U+DC00..U+DFFF); a lone one is errc::invalid_utf16.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "mpk/error.hpp"
+
+namespace mpk::inline v0 {
+
+/// True when the `size` bytes at `data` are valid UTF-8 (embedded NULs are valid). Uses
+/// simdjson's validator when mpk was built with it, else the scalar one.
+///
+///     if (!mpk::is_valid_utf8(text)) return mpk::errc::invalid_utf8;
+[[nodiscard]] bool is_valid_utf8(const char* data, std::size_t size) noexcept;
+
+/// True when `text` is valid UTF-8.
+[[nodiscard]] inline bool is_valid_utf8(std::string_view text) noexcept {
+  return is_valid_utf8(text.data(), text.size());
+}
+
+/// The validator this build of mpk uses: "simdjson" or "scalar".
+[[nodiscard]] const char* utf8_validator() noexcept;
+
+/// Bytes of the UTF-8 form of `text`.
+/// Errors: errc::invalid_utf16 (a lone surrogate; the offset is its index in code units).
+[[nodiscard]] result<std::size_t> utf8_length(std::u16string_view text) noexcept;
+
+/// Code units of the UTF-16 form of `text`.
+/// Errors: errc::invalid_utf8 (the offset is the byte where the bad sequence starts).
+[[nodiscard]] result<std::size_t> utf16_length(std::string_view text) noexcept;
+
+/// Transcodes UTF-16 to UTF-8 into `out` (caller's memory, not zero-terminated) and returns
+/// the bytes written. Nothing beyond `out.size()` is touched: with 3 bytes of room per code
+/// unit it takes one pass, with less it measures first.
+///
+///     char buf[64]; auto n = mpk::utf16_to_utf8(u"h\u00e9", buf);   // *n == 3
+///
+/// Errors: errc::invalid_utf16 (a lone surrogate; offset: its index in code units),
+/// errc::buffer_full (`out` is too small; offset 0; nothing written).
+[[nodiscard]] result<std::size_t> utf16_to_utf8(std::u16string_view text,
+                                                std::span<char> out) noexcept;
+
+/// Transcodes UTF-8 to UTF-16 into `out` (caller's memory) and returns the code units
+/// written. Validates as it goes, so the output never holds a lone surrogate. With one code
+/// unit of room per input byte it takes one pass, with less it measures first.
+///
+/// Errors: errc::invalid_utf8 (offset: the byte where the bad sequence starts),
+/// errc::buffer_full (`out` is too small; offset 0).
+[[nodiscard]] result<std::size_t> utf8_to_utf16(std::string_view text,
+                                                std::span<char16_t> out) noexcept;
+
+/// UTF-16 to a new std::string of UTF-8.
+///
+///     mpk::result<std::string> s = mpk::to_utf8(u"caf\u00e9");
+///
+/// Errors: errc::invalid_utf16 (offset in code units), errc::out_of_memory.
+[[nodiscard]] result<std::string> to_utf8(std::u16string_view text) noexcept;
+
+/// UTF-8 to a new std::u16string.
+/// Errors: errc::invalid_utf8 (offset in bytes), errc::out_of_memory.
+[[nodiscard]] result<std::u16string> to_utf16(std::string_view text) noexcept;
+
+namespace detail {
+
+/// What a raw transcoding did: `count` units written, or `error_at` (the input index of the
+/// offending sequence) when it is not `no_error`. Trivially copyable, so it comes back in
+/// registers.
+struct transcoded {
+  static constexpr std::size_t no_error = static_cast<std::size_t>(-1);
+  std::size_t count = 0;
+  std::size_t error_at = no_error;
+};
+
+/// The scalar UTF-8 validator: always compiled, the reference the SIMD one is tested
+/// against, and what is_valid_utf8 uses in a build without simdjson.
+[[nodiscard]] bool is_valid_utf8_scalar(const char* data, std::size_t size) noexcept;
+
+/// Transcodes `n` UTF-16 code units at `in` to UTF-8 at `out` and returns the bytes written.
+/// It writes exactly the UTF-8 length of the input, never more (3 * n bytes always suffice).
+/// On a lone surrogate, stops with error_at = its index (the bytes written are garbage).
+[[nodiscard]] transcoded utf16_to_utf8_raw(const char16_t* in, std::size_t n, char* out) noexcept;
+
+/// Transcodes `n` bytes of UTF-8 at `in` to UTF-16 at `out` and returns the code units
+/// written: exactly the UTF-16 length of the input, never more (n code units always suffice).
+/// On invalid UTF-8, stops with error_at = the offset of the bad sequence.
+[[nodiscard]] transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexcept;
+
+/// utf8_length without result<>: count = bytes, or error_at = the lone surrogate's index.
+[[nodiscard]] transcoded utf8_length_raw(const char16_t* in, std::size_t n) noexcept;
+
+}  // namespace detail
+
+}  // namespace mpk::inline v0

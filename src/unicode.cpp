@@ -1,0 +1,319 @@
+// UTF-8 validation and UTF-16 <-> UTF-8 transcoding (see mpk/unicode.hpp).
+//
+// Every loop starts with an ASCII fast path that looks at 8 bytes (UTF-8) or 8 code units
+// (UTF-16, two 64-bit words) at a time: most text in MessagePack is ASCII, and a word test
+// is one AND per 8 characters. Anything else goes through a branchy scalar decoder that
+// follows the table of well-formed byte sequences of the Unicode standard (table 3-7).
+#include "mpk/unicode.hpp"
+
+#include <bit>
+#include <cstring>
+#include <new>
+
+#if MPK_USE_SIMDJSON
+#include <simdjson.h>
+#endif
+
+namespace mpk::inline v0 {
+namespace detail {
+namespace {
+
+using uchar = unsigned char;
+
+constexpr std::uint64_t high_bits_8 = 0x8080808080808080u;   // bit 7 of each byte
+constexpr std::uint64_t non_ascii_16 = 0xff80ff80ff80ff80u;  // bits 7..15 of each unit
+
+inline std::uint64_t load64(const void* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline bool is_continuation(uchar b) noexcept {
+  return (b & 0xc0u) == 0x80u;
+}
+
+/// A decoded non-ASCII UTF-8 sequence: its code point and length, or size 0 when invalid.
+struct code_point {
+  std::uint32_t value;
+  std::size_t size;
+};
+
+/// Decodes the sequence at `p` (whose first byte is >= 0x80) with `avail` bytes readable.
+inline code_point decode_multibyte(const uchar* p, std::size_t avail) noexcept {
+  const std::uint32_t b0 = p[0];
+  if (b0 < 0xc2) return {0, 0};  // a continuation byte, or C0/C1 (overlong 2-byte forms)
+  if (b0 < 0xe0) {
+    if (avail < 2 || !is_continuation(p[1])) return {0, 0};
+    return {((b0 & 0x1fu) << 6) | (p[1] & 0x3fu), 2};
+  }
+  if (b0 < 0xf0) {
+    if (avail < 3 || !is_continuation(p[1]) || !is_continuation(p[2])) return {0, 0};
+    if (b0 == 0xe0 && p[1] < 0xa0) return {0, 0};   // overlong (below U+0800)
+    if (b0 == 0xed && p[1] >= 0xa0) return {0, 0};  // a surrogate, U+D800..U+DFFF
+    return {((b0 & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu), 3};
+  }
+  if (b0 < 0xf5) {
+    if (avail < 4 || !is_continuation(p[1]) || !is_continuation(p[2]) || !is_continuation(p[3]))
+      return {0, 0};
+    if (b0 == 0xf0 && p[1] < 0x90) return {0, 0};   // overlong (below U+10000)
+    if (b0 == 0xf4 && p[1] >= 0x90) return {0, 0};  // above U+10FFFF
+    return {((b0 & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) | ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu),
+            4};
+  }
+  return {0, 0};  // F5..FF never appear in UTF-8
+}
+
+/// Packs 4 UTF-16 code units below 0x80 (one 64-bit word, native order) into 4 bytes.
+inline std::uint32_t pack_ascii4(std::uint64_t w) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    w = (w | (w >> 8)) & 0x0000ffff0000ffffu;
+    return static_cast<std::uint32_t>(w | (w >> 16));
+  } else {
+    w = (w | (w << 8)) & 0xffff0000ffff0000u;
+    return static_cast<std::uint32_t>((w | (w << 16)) >> 32);
+  }
+}
+
+inline bool is_high_surrogate(std::uint32_t u) noexcept {
+  return (u & 0xfc00u) == 0xd800u;
+}
+inline bool is_low_surrogate(std::uint32_t u) noexcept {
+  return (u & 0xfc00u) == 0xdc00u;
+}
+
+}  // namespace
+
+bool is_valid_utf8_scalar(const char* data, std::size_t size) noexcept {
+  const auto* p = reinterpret_cast<const uchar*>(data);
+  const uchar* const end = p + size;
+  while (p != end) {
+    while (end - p >= 16 && ((load64(p) | load64(p + 8)) & high_bits_8) == 0)
+      p += 16;
+    if (end - p >= 8 && (load64(p) & high_bits_8) == 0) p += 8;
+    while (p != end && *p < 0x80)
+      ++p;
+    if (p == end) break;
+    const code_point c = decode_multibyte(p, static_cast<std::size_t>(end - p));
+    if (c.size == 0) return false;
+    p += c.size;
+  }
+  return true;
+}
+
+transcoded utf8_length_raw(const char16_t* in, std::size_t n) noexcept {
+  std::size_t i = 0;
+  std::size_t bytes = 0;
+  while (i < n) {
+    if (n - i >= 8 && ((load64(in + i) | load64(in + i + 4)) & non_ascii_16) == 0) {
+      i += 8;
+      bytes += 8;
+      continue;
+    }
+    const std::uint32_t u = in[i];
+    if (u < 0x80) {
+      bytes += 1;
+    } else if (u < 0x800) {
+      bytes += 2;
+    } else if (!is_high_surrogate(u) && !is_low_surrogate(u)) {
+      bytes += 3;
+    } else if (is_high_surrogate(u) && i + 1 < n && is_low_surrogate(in[i + 1])) {
+      bytes += 4;
+      ++i;
+    } else {
+      return {0, i};
+    }
+    ++i;
+  }
+  return {bytes, transcoded::no_error};
+}
+
+transcoded utf16_to_utf8_raw(const char16_t* in, std::size_t n, char* out) noexcept {
+  auto* o = reinterpret_cast<uchar*>(out);
+  std::size_t i = 0;
+  while (i < n) {
+    if (n - i >= 8) {
+      const std::uint64_t a = load64(in + i);
+      const std::uint64_t b = load64(in + i + 4);
+      if (((a | b) & non_ascii_16) == 0) {
+        const std::uint32_t lo = pack_ascii4(a);
+        const std::uint32_t hi = pack_ascii4(b);
+        std::memcpy(o, &lo, 4);
+        std::memcpy(o + 4, &hi, 4);
+        o += 8;
+        i += 8;
+        continue;
+      }
+    }
+    const std::uint32_t u = in[i];
+    if (u < 0x80) {
+      *o++ = static_cast<uchar>(u);
+    } else if (u < 0x800) {
+      o[0] = static_cast<uchar>(0xc0u | (u >> 6));
+      o[1] = static_cast<uchar>(0x80u | (u & 0x3fu));
+      o += 2;
+    } else if (!is_high_surrogate(u) && !is_low_surrogate(u)) {
+      o[0] = static_cast<uchar>(0xe0u | (u >> 12));
+      o[1] = static_cast<uchar>(0x80u | ((u >> 6) & 0x3fu));
+      o[2] = static_cast<uchar>(0x80u | (u & 0x3fu));
+      o += 3;
+    } else if (is_high_surrogate(u) && i + 1 < n && is_low_surrogate(in[i + 1])) {
+      const std::uint32_t c = 0x10000u + ((u - 0xd800u) << 10) + (in[i + 1] - 0xdc00u);
+      o[0] = static_cast<uchar>(0xf0u | (c >> 18));
+      o[1] = static_cast<uchar>(0x80u | ((c >> 12) & 0x3fu));
+      o[2] = static_cast<uchar>(0x80u | ((c >> 6) & 0x3fu));
+      o[3] = static_cast<uchar>(0x80u | (c & 0x3fu));
+      o += 4;
+      ++i;
+    } else {
+      return {0, i};
+    }
+    ++i;
+  }
+  return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
+}
+
+transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexcept {
+  const auto* const begin = reinterpret_cast<const uchar*>(in);
+  const auto* p = begin;
+  const uchar* const end = p + n;
+  char16_t* o = out;
+  while (p != end) {
+    if (end - p >= 8) {
+      const std::uint64_t w = load64(p);
+      if ((w & high_bits_8) == 0) {
+        for (int k = 0; k < 8; ++k)
+          o[k] = static_cast<char16_t>(p[k]);
+        p += 8;
+        o += 8;
+        continue;
+      }
+    }
+    if (*p < 0x80) {
+      *o++ = static_cast<char16_t>(*p++);
+      continue;
+    }
+    const code_point c = decode_multibyte(p, static_cast<std::size_t>(end - p));
+    if (c.size == 0) return {0, static_cast<std::size_t>(p - begin)};
+    if (c.value < 0x10000u) {
+      *o++ = static_cast<char16_t>(c.value);
+    } else {
+      const std::uint32_t v = c.value - 0x10000u;
+      o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
+      o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
+      o += 2;
+    }
+    p += c.size;
+  }
+  return {static_cast<std::size_t>(o - out), transcoded::no_error};
+}
+
+}  // namespace detail
+
+bool is_valid_utf8(const char* data, std::size_t size) noexcept {
+#if MPK_USE_SIMDJSON
+  return simdjson::validate_utf8(data, size);
+#else
+  return detail::is_valid_utf8_scalar(data, size);
+#endif
+}
+
+const char* utf8_validator() noexcept {
+#if MPK_USE_SIMDJSON
+  return "simdjson";
+#else
+  return "scalar";
+#endif
+}
+
+result<std::size_t> utf8_length(std::u16string_view text) noexcept {
+  const detail::transcoded t = detail::utf8_length_raw(text.data(), text.size());
+  if (t.error_at != detail::transcoded::no_error)
+    return mpk::error{errc::invalid_utf16, t.error_at};
+  return t.count;
+}
+
+result<std::size_t> utf16_length(std::string_view text) noexcept {
+  const auto* const begin = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* p = begin;
+  const unsigned char* const end = p + text.size();
+  std::size_t units = 0;
+  while (p != end) {
+    if (end - p >= 8 && (detail::load64(p) & detail::high_bits_8) == 0) {
+      p += 8;
+      units += 8;
+      continue;
+    }
+    if (*p < 0x80) {
+      ++p;
+      ++units;
+      continue;
+    }
+    const detail::code_point c = detail::decode_multibyte(p, static_cast<std::size_t>(end - p));
+    if (c.size == 0) return mpk::error{errc::invalid_utf8, static_cast<std::size_t>(p - begin)};
+    units += c.size == 4 ? 2 : 1;
+    p += c.size;
+  }
+  return units;
+}
+
+result<std::size_t> utf16_to_utf8(std::u16string_view text, std::span<char> out) noexcept {
+  // The raw transcoder writes exactly the output's length: with less than 3 bytes of room
+  // per code unit, measure first (which also validates), then transcode in place.
+  if (out.size() / 3 < text.size()) {
+    const result<std::size_t> need = utf8_length(text);
+    if (!need) return need;
+    if (*need > out.size()) return mpk::error{errc::buffer_full, 0};
+  }
+  const detail::transcoded t = detail::utf16_to_utf8_raw(text.data(), text.size(), out.data());
+  if (t.error_at != detail::transcoded::no_error)
+    return mpk::error{errc::invalid_utf16, t.error_at};
+  return t.count;
+}
+
+result<std::size_t> utf8_to_utf16(std::string_view text, std::span<char16_t> out) noexcept {
+  if (out.size() < text.size()) {
+    const result<std::size_t> need = utf16_length(text);
+    if (!need) return need;
+    if (*need > out.size()) return mpk::error{errc::buffer_full, 0};
+  }
+  const detail::transcoded t = detail::utf8_to_utf16_raw(text.data(), text.size(), out.data());
+  if (t.error_at != detail::transcoded::no_error) return mpk::error{errc::invalid_utf8, t.error_at};
+  return t.count;
+}
+
+result<std::string> to_utf8(std::u16string_view text) noexcept {
+  const detail::transcoded len = detail::utf8_length_raw(text.data(), text.size());
+  if (len.error_at != detail::transcoded::no_error)
+    return mpk::error{errc::invalid_utf16, len.error_at};
+#if __cpp_exceptions
+  try {
+#endif
+    std::string s(len.count, '\0');
+    (void)detail::utf16_to_utf8_raw(text.data(), text.size(), s.data());
+    return s;
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    return mpk::error{errc::out_of_memory, 0};
+  }
+#endif
+}
+
+result<std::u16string> to_utf16(std::string_view text) noexcept {
+#if __cpp_exceptions
+  try {
+#endif
+    std::u16string s(text.size(), u'\0');
+    const detail::transcoded t = detail::utf8_to_utf16_raw(text.data(), text.size(), s.data());
+    if (t.error_at != detail::transcoded::no_error)
+      return mpk::error{errc::invalid_utf8, t.error_at};
+    s.resize(t.count);
+    return s;
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    return mpk::error{errc::out_of_memory, 0};
+  }
+#endif
+}
+
+}  // namespace mpk::inline v0
