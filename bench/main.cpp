@@ -78,6 +78,9 @@ int main(int argc, char** argv) {
         cfg.repetitions = std::atoi(a + std::strlen("--benchmark_repetitions="));
       }
       if (starts_with(a, "--benchmark_min_time")) user_min_time = true;
+      if (std::strcmp(a, "--benchmark_list_tests") == 0 ||
+          std::strcmp(a, "--benchmark_list_tests=true") == 0)
+        cfg.list_only = true;
       if (starts_with(a, "--benchmark_enable_random_interleaving")) user_interleaving = true;
       pass_on.emplace_back(a);
     }
@@ -99,6 +102,15 @@ int main(int argc, char** argv) {
   args.push_back(nullptr);
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
+
+  if (cfg.list_only) {
+    // Only the names of the benchmarks: no verification, no timing, no result files.
+    mpk_bench::suite suite;
+    if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+  }
 
   std::printf("mpk_bench: %s run, %d repetition%s, results to %s/\n", cfg.quick ? "QUICK" : "full",
               cfg.repetitions, cfg.repetitions == 1 ? "" : "s", cfg.out_dir.c_str());

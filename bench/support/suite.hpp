@@ -28,6 +28,7 @@ struct run_config {
   std::size_t values = 0;                  ///< override of a workload's value count (0: default)
   std::string out_dir = "results/latest";  ///< where the CSV and Markdown files go
   int repetitions = 5;                     ///< as passed to Google Benchmark
+  bool list_only = false;  ///< --benchmark_list_tests: register, verify nothing, write nothing
 };
 
 /// A library under test, e.g. {"msgpack-cxx", "msgpack-cxx 4.1.3", "packer + sbuffer, ..."}.
