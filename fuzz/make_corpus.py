@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""fuzz/make_corpus.py - writes the seed corpora fuzz/corpus/<target>/ from the test vectors.
+
+Seeds come from two places:
+  1. every hex("...") literal in tests/*_test.cpp (the unit tests' exact-byte vectors);
+  2. vectors built here: each wire format at its boundaries (0x7f/0x80, 0xff/0x100, 31/32-byte
+     strings, 15/16-element containers, ...), nested documents, and the hostile classes of
+     tests/hostile_test.cpp in short form.
+Every target reads MessagePack bytes, so each gets the same seeds. Files are named by the
+SHA-1 of their content, so rerunning is idempotent; the script replaces what it wrote before.
+Needs only the Python standard library:  python3 fuzz/make_corpus.py
+"""
+import hashlib
+import pathlib
+import re
+import struct
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack"]
+MAX_SEED = 4096  # libFuzzer's default -max_len
+
+
+# --- a small encoder: smallest forms, as the MessagePack specification gives them ---------
+def uint(v):
+    if v < 0x80:
+        return bytes([v])
+    for m, fmt, top in ((0xCC, ">B", 0xFF), (0xCD, ">H", 0xFFFF), (0xCE, ">I", 0xFFFFFFFF)):
+        if v <= top:
+            return bytes([m]) + struct.pack(fmt, v)
+    return b"\xcf" + struct.pack(">Q", v)
+
+
+def sint(v):
+    if v >= 0:
+        return uint(v)
+    if v >= -32:
+        return struct.pack(">b", v)
+    for m, fmt, lo in ((0xD0, ">b", -0x80), (0xD1, ">h", -0x8000), (0xD2, ">i", -0x80000000)):
+        if v >= lo:
+            return bytes([m]) + struct.pack(fmt, v)
+    return b"\xd3" + struct.pack(">q", v)
+
+
+def sized(n, fix, fixmax, markers):
+    if fix is not None and n <= fixmax:
+        return bytes([fix | n])
+    for m, fmt, top in markers:
+        if n <= top:
+            return bytes([m]) + struct.pack(fmt, n)
+    raise ValueError("too long")
+
+
+def s(text):
+    b = text.encode() if isinstance(text, str) else text
+    return sized(len(b), 0xA0, 31, ((0xD9, ">B", 0xFF), (0xDA, ">H", 0xFFFF), (0xDB, ">I", 2**32 - 1))) + b
+
+
+def binary(b):
+    return sized(len(b), None, 0, ((0xC4, ">B", 0xFF), (0xC5, ">H", 0xFFFF), (0xC6, ">I", 2**32 - 1))) + b
+
+
+def arr(items):
+    return sized(len(items), 0x90, 15, ((0xDC, ">H", 0xFFFF), (0xDD, ">I", 2**32 - 1))) + b"".join(items)
+
+
+def mp(pairs):
+    head = sized(len(pairs), 0x80, 15, ((0xDE, ">H", 0xFFFF), (0xDF, ">I", 2**32 - 1)))
+    return head + b"".join(k + v for k, v in pairs)
+
+
+def ext(t, data):
+    fixed = {1: 0xD4, 2: 0xD5, 4: 0xD6, 8: 0xD7, 16: 0xD8}
+    if len(data) in fixed:
+        return bytes([fixed[len(data)]]) + struct.pack(">b", t) + data
+    for m, fmt, top in ((0xC7, ">B", 0xFF), (0xC8, ">H", 0xFFFF), (0xC9, ">I", 2**32 - 1)):
+        if len(data) <= top:
+            return bytes([m]) + struct.pack(fmt, len(data)) + struct.pack(">b", t) + data
+
+
+def built_vectors():
+    v = [b"\xc0", b"\xc2", b"\xc3"]
+    for n in (0, 1, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x10000, 2**32 - 1, 2**32, 2**64 - 1):
+        v.append(uint(n))
+    for n in (-1, -32, -33, -128, -129, -32768, -32769, -(2**31), -(2**31) - 1, -(2**63)):
+        v.append(sint(n))
+    # non-minimal widths, which decoders must accept
+    v += [b"\xcd\x00\x01", b"\xd3\x00\x00\x00\x00\x00\x00\x00\x05", b"\xd0\x05", b"\xda\x00\x01a"]
+    for d in (0.0, -0.0, 1.5, 1e300, float("inf"), float("nan")):
+        v.append(b"\xcb" + struct.pack(">d", d))
+        v.append(b"\xca" + struct.pack(">f", d if abs(d) < 1e38 or d != d else float("inf")))
+    for n in (0, 1, 31, 32, 255, 256):
+        v.append(s("a" * n))
+        v.append(binary(bytes(range(256))[:n]))
+    v.append(s("héllo wörld ✓"))
+    for n in (1, 2, 3, 4, 8, 16, 17, 256):
+        v.append(ext(7, b"\x01" * n))
+    v.append(ext(-1, struct.pack(">I", 1440949922)))  # timestamp 32
+    v.append(ext(-1, struct.pack(">Q", (999999999 << 34) | 1)))  # timestamp 64
+    v.append(ext(-1, struct.pack(">Iq", 5, -1)))  # timestamp 96
+    for n in (0, 1, 15, 16):
+        v.append(arr([uint(k) for k in range(n)]))
+        v.append(mp([(s("k%d" % k), uint(k)) for k in range(n)]))
+    nest = arr([uint(1), uint(2), uint(3)])
+    for _ in range(7):
+        nest = arr([uint(1), uint(2), uint(3), nest])
+    v.append(nest)
+    v.append(mp([(s("foo"), uint(1)), (s("bar"), s("abc"))]))
+    v.append(
+        mp([(s("foo"), uint(1)), (s("bar"), arr([uint(1), uint(2), s("abc")])),
+            (s("foobar"), mp([(s("foo"), b"\xc3"), (s("bar"), sint(-2147483649)),
+                              (s("baz"), binary(b"\x01\x02\x03\x04\x05"))]))]))
+    v.append(b"\x01\x02\xa1a\x90")  # several top-level values
+    # typed shapes, for the unpack target (fuzz/unpack.cpp: everything, row, node, hashed)
+    row = arr([s("t"), uint(5), b"\xcb" + struct.pack(">d", 2.5)])
+    v.append(row)
+    v.append(mp([(s("b"), b"\xc3"), (s("i8"), sint(-5)), (s("u64"), uint(2**64 - 1)),
+                 (s("f32"), b"\xca" + struct.pack(">f", 1.5)), (s("str"), s("x")),
+                 (s("view"), s("v")), (s("bin_view"), binary(b"\x01")),
+                 (s("bin"), binary(b"\x01\x02")), (s("fixed_bin"), binary(b"\x00" * 4)),
+                 (s("vec"), arr([uint(1), sint(-2)])), (s("arr"), arr([uint(1)] * 3)),
+                 (s("deq"), arr([s("d")])), (s("lst"), arr([sint(-9)])),
+                 (s("set"), arr([s("a"), s("b")])), (s("map"), mp([(s("a"), uint(1))])),
+                 (s("pair"), arr([uint(1), s("p")])),
+                 (s("tuple"), arr([b"\xc2", b"\xcb" + struct.pack(">d", 0.5), s("t")])),
+                 (s("opt"), b"\xc0"), (s("var"), arr([uint(2), row])), (s("col"), s("green")),
+                 (s("lvl"), uint(200)), (s("nested"), row), (s("rows"), arr([row, row])),
+                 (s("deep"), mp([(s("k"), arr([uint(1), b"\xc0"]))])),
+                 (s("bits"), arr([b"\xc3", b"\xc2"]))]))
+    v.append(arr([uint(1), arr([arr([uint(2), arr([])]), arr([uint(3), arr([arr([uint(4), arr([])])])])])]))
+    v.append(mp([(s("uset"), arr([uint(1), uint(2), uint(3)])), (s("umap"), mp([(uint(1), s("a"))]))]))
+    # hostile classes, short
+    v += [b"\xdd\xff\xff\xff\xff", b"\xdf\xff\xff\xff\xff", b"\xdc\xff\xff", b"\x9f\x01\x01\x01",
+          b"\xdb\xff\xff\xff\xff\x5a", b"\xc6\xff\xff\xff\xff", b"\xc9\xff\xff\xff\xff\x01",
+          b"\xdf\x40\x00\x00\x00", b"\xdf\x80\x00\x00\x00", b"\xc1", b"\x91\xc1", b"\x81\xc1\xc0",
+          b"\x81\xa1a\xdd\xff\xff\xff\xff", b"\x91" * 600, b"\x81" * 300 + b"\xc0",
+          b"\x81\xc0" * 300 + b"\xc0", s(b"\xc0\x80") , s(b"\xed\xa0\x80"), s(b"\xf4\x90\x80\x80"),
+          s(b"\xe2\x82"), s(b"a\x00b"), ext(-1, struct.pack(">Q", (1000000000 << 34))),
+          ext(-1, struct.pack(">Iq", 0, 2**63 - 1)), ext(-128, b"x"),
+          mp([(s("a"), uint(1)), (s("a"), uint(2))]), mp([(arr([]), uint(1))]),
+          mp([(b"\xc0", uint(1))]), mp([(b"\xcb" + struct.pack(">d", float("nan")), uint(1))]),
+          b"\xcf\xff\xff\xff\xff\xff\xff\xff\xff", b"\xd3\x80\x00\x00\x00\x00\x00\x00\x00",
+          uint(1) + b"\xff\xff"]
+    return v
+
+
+def test_vectors():
+    out = []
+    for path in sorted((ROOT / "tests").glob("*_test.cpp")):
+        for m in re.finditer(r'hex\("([0-9a-fA-F ]*)"\)', path.read_text(encoding="utf-8")):
+            out.append(bytes.fromhex(m.group(1)))
+    return out
+
+
+def main():
+    seeds = {}
+    for b in test_vectors() + built_vectors():
+        if 0 < len(b) <= MAX_SEED:
+            seeds[hashlib.sha1(b).hexdigest()[:16]] = b
+    for target in TARGETS:
+        d = ROOT / "fuzz" / "corpus" / target
+        d.mkdir(parents=True, exist_ok=True)
+        for old in d.iterdir():
+            old.unlink()
+        for name, b in sorted(seeds.items()):
+            (d / name).write_bytes(b)
+    print("make_corpus: %d seeds for each of %s" % (len(seeds), ", ".join(TARGETS)))
+
+
+if __name__ == "__main__":
+    main()

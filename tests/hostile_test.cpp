@@ -1,0 +1,469 @@
+// The hostile-input catalogue (issue 7): each class of malicious or broken input, fed to
+// every decoding entry point that exists, asserting the exact errc and offset or the
+// documented behaviour, with bounded memory and without recursion.
+//
+// Entry points today (mpk/reader.hpp): the generic read (peek, typed reads and container
+// headers: the walk of fuzz/fuzz_support.hpp), skip(), field_size() and raw_value().
+// docs/security.md states the policies these tests hold the library to.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <mpk/buffer.hpp>
+#include <mpk/reader.hpp>
+#include <mpk/writer.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../fuzz/alloc_count.hpp"
+#include "../fuzz/fuzz_support.hpp"
+#include "support/hex.hpp"
+
+namespace {
+
+using bytes = std::vector<std::byte>;
+using mpk::errc;
+using mpk_test::hex;
+
+bytes repeat(const bytes& unit, std::size_t n, const bytes& tail = {}) {
+  bytes out;
+  out.reserve(unit.size() * n + tail.size());
+  for (std::size_t k = 0; k < n; ++k)
+    out.insert(out.end(), unit.begin(), unit.end());
+  out.insert(out.end(), tail.begin(), tail.end());
+  return out;
+}
+
+bytes concat(const bytes& a, const bytes& b) {
+  bytes out = a;
+  out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
+// --- the entry points ------------------------------------------------------------------
+
+/// What an entry point did with the first value of an input: the error (errc::ok when it
+/// accepted), the bytes it took, and the most bytes it allocated at once.
+struct outcome {
+  mpk::error err;
+  std::size_t size = 0;
+  std::size_t peak_alloc = 0;
+};
+
+using entry_point = outcome (*)(std::span<const std::byte>, const mpk::limits&);
+
+outcome via_read(std::span<const std::byte> in, const mpk::limits& lim) {
+  std::vector<std::uint64_t> stack;
+  stack.reserve(64);
+  mpk::reader r(in, lim);
+  mpk_fuzz::alloc_scope scope;
+  const mpk::error e = mpk_fuzz::walk_value(r, lim.max_depth, stack, [](auto&&) {});
+  // The walk's own stack grows past its reservation on deep input: not the library's.
+  return {e, e ? 0 : r.position(), 0};
+}
+outcome via_skip(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk::reader r(in, lim);
+  mpk_fuzz::alloc_scope scope;
+  r.skip();
+  return {r.error(), r.ok() ? r.position() : 0, scope.peak()};
+}
+outcome via_field_size(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk::reader r(in, lim);
+  mpk_fuzz::alloc_scope scope;
+  const std::size_t n = r.field_size();
+  EXPECT_EQ(r.ok() ? 0u : r.error().offset, r.position()) << "field_size consumed bytes";
+  return {r.error(), n, scope.peak()};
+}
+outcome via_raw_value(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk::reader r(in, lim);
+  mpk_fuzz::alloc_scope scope;
+  const auto raw = r.raw_value();
+  if (r.ok()) {
+    EXPECT_EQ(raw.data(), in.data());
+  }
+  return {r.error(), raw.size(), scope.peak()};
+}
+
+struct named_entry {
+  const char* name;
+  entry_point run;
+};
+const named_entry entry_points[] = {{"read", via_read},
+                                    {"skip", via_skip},
+                                    {"field_size", via_field_size},
+                                    {"raw_value", via_raw_value}};
+
+/// Memory any entry point may allocate for an input of n bytes (docs/security.md): its
+/// stack of counts, 8 bytes per open container beyond 64, doubled as it grows.
+std::size_t memory_bound(std::size_t n) {
+  return 24 * n + 8192;
+}
+
+/// Runs every entry point on `in` and checks that each reports `expected` (an error, or
+/// errc::ok and `size` bytes taken) within the memory bound.
+void expect_all(const bytes& in, const mpk::limits& lim, mpk::error expected,
+                std::size_t size = 0) {
+  for (const auto& ep : entry_points) {
+    const outcome o = ep.run(in, lim);
+    EXPECT_EQ(o.err.code, expected.code) << ep.name << ": got " << o.err.to_string() << " for "
+                                         << mpk_test::to_hex(in).substr(0, 60);
+    EXPECT_EQ(o.err.offset, expected.offset) << ep.name;
+    if (!expected) {
+      EXPECT_EQ(o.size, size) << ep.name;
+    }
+    EXPECT_LE(o.peak_alloc, memory_bound(in.size())) << ep.name;
+  }
+}
+
+/// Runs `fn` on a thread whose stack is only 256 KiB: enough for any non-recursive
+/// decoder, far too little for one that recurses once per nesting level on 100000 levels.
+void on_small_stack(const std::function<void()>& fn) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+  pthread_t thread;
+  auto trampoline = [](void* arg) -> void* {
+    (*static_cast<const std::function<void()>*>(arg))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()>*>(&fn)), 0);
+  ASSERT_EQ(pthread_join(thread, nullptr), 0);
+  pthread_attr_destroy(&attr);
+}
+
+const mpk::limits defaults{};
+const mpk::limits trusted = mpk::limits::trusted();
+
+// --- declared counts and lengths beyond the input ----------------------------------------
+
+TEST(Hostile, CountsAndLengthsBeyondTheInput) {
+  // Above the default limits: limit_exceeded, before anything else is looked at.
+  for (const char* h : {"dd ff ff ff ff", "df ff ff ff ff", "db ff ff ff ff 5a", "c6 ff ff ff ff",
+                        "c9 ff ff ff ff 01"}) {
+    SCOPED_TRACE(h);
+    expect_all(hex(h), defaults, {errc::limit_exceeded, 0});
+    // Trusted limits lift the limit, never the check against the bytes that remain.
+    expect_all(hex(h), trusted, {errc::truncated, 0});
+  }
+  // Within the limits, but the input cannot hold them: an array needs a byte per element.
+  for (const char* h : {"dc ff ff", "9f 01 01 01", "de 00 02 01 01 01", "8f 01 01"}) {
+    SCOPED_TRACE(h);
+    expect_all(hex(h), defaults, {errc::truncated, 0});
+    expect_all(hex(h), trusted, {errc::truncated, 0});
+  }
+}
+
+TEST(Hostile, HundredLiesInARow) {
+  expect_all(repeat(hex("dd ff ff ff ff"), 100), defaults, {errc::limit_exceeded, 0});
+  expect_all(repeat(hex("dd ff ff ff ff"), 100), trusted, {errc::truncated, 0});
+  // 300 bytes claim 65535 elements: more than remain.
+  expect_all(repeat(hex("dc ff ff"), 100), defaults, {errc::truncated, 0});
+  // Each str32 says 4 GiB: the first one is refused.
+  expect_all(repeat(hex("db ff ff ff ff"), 100), trusted, {errc::truncated, 0});
+}
+
+TEST(Hostile, LieInsideAMapValue) {
+  // {"a": array32 of 2^32 - 1}: the error points at the array, offset 3.
+  expect_all(hex("81 a1 61 dd ff ff ff ff"), defaults, {errc::limit_exceeded, 3});
+  expect_all(hex("81 a1 61 dd ff ff ff ff"), trusted, {errc::truncated, 3});
+  expect_all(hex("81 a1 61 c6 00 00 01 00 00"), defaults, {errc::truncated, 3});
+}
+
+// --- size arithmetic ---------------------------------------------------------------------
+
+TEST(Hostile, SizeArithmetic) {
+  // 2^30 and 2^31 entries: 2^31 and 2^32 items, which overflow 32-bit arithmetic.
+  for (const char* h : {"df 40 00 00 00", "df 80 00 00 00", "df ff ff ff ff 01 01"}) {
+    SCOPED_TRACE(h);
+    expect_all(hex(h), defaults, {errc::limit_exceeded, 0});
+    expect_all(hex(h), trusted, {errc::truncated, 0});
+  }
+  // The largest counts with some bytes present: still refused before any allocation.
+  bytes big = concat(hex("df 80 00 00 00"), bytes(4096, std::byte{0xc0}));
+  expect_all(big, trusted, {errc::truncated, 0});
+}
+
+// --- amplification within the limits -----------------------------------------------------
+
+TEST(Hostile, AmplificationWithinLimits) {
+  // 65538 bytes that say "65535 nils": valid, and it costs no memory to walk.
+  const bytes in = concat(hex("dc ff ff"), bytes(65535, std::byte{0xc0}));
+  expect_all(in, defaults, {}, in.size());
+  // 65535 empty arrays.
+  const bytes empties = concat(hex("dc ff ff"), bytes(65535, std::byte{0x90}));
+  expect_all(empties, defaults, {}, empties.size());
+}
+
+// --- every truncation of valid messages --------------------------------------------------
+
+/// Valid messages with every family, containers nested, and lengths across the 1-, 2- and
+/// 4-byte headers.
+std::vector<bytes> valid_messages() {
+  std::vector<bytes> out;
+  auto encode = [&](auto&& fill) {
+    mpk::buffer buf;
+    mpk::writer w(buf);
+    fill(w);
+    EXPECT_TRUE(w.ok());
+    out.emplace_back(buf.data(), buf.data() + buf.size());
+  };
+  encode([](auto& w) {
+    w.begin_map(3);
+    w.write("ints");
+    w.begin_array(8);
+    for (std::int64_t v : {0LL, 127LL, 255LL, 65535LL, -1LL, -33LL, -40000LL, -5000000000LL})
+      w.write(v);
+    w.write("floats");
+    w.begin_array(2);
+    w.write(1.5f);
+    w.write(-0.25);
+    w.write("nested");
+    w.begin_array(2);
+    w.begin_map(1);
+    w.write_nil();
+    w.write(true);
+    w.write_ext(5, std::vector<std::byte>(3, std::byte{7}));
+  });
+  encode([](auto& w) {
+    w.begin_array(3);
+    w.write(std::string(40, 'x'));
+    w.write(std::vector<std::byte>(300, std::byte{1}));
+    w.write_ext(-1, std::vector<std::byte>(8, std::byte{0}));
+  });
+  encode([](auto& w) {
+    w.begin_array(20);
+    for (int k = 0; k < 20; ++k)
+      w.write(k * 1000);
+  });
+  return out;
+}
+
+TEST(Hostile, EveryTruncationOfValidMessages) {
+  for (const bytes& msg : valid_messages()) {
+    SCOPED_TRACE(mpk_test::to_hex(msg));
+    expect_all(msg, defaults, {}, msg.size());
+    for (std::size_t cut = 0; cut < msg.size(); ++cut) {
+      const bytes prefix(msg.begin(), msg.begin() + static_cast<std::ptrdiff_t>(cut));
+      // Every entry point says truncated, at the same offset (that of the innermost value
+      // that does not fit), and it is inside the prefix.
+      const outcome first = via_skip(prefix, defaults);
+      EXPECT_EQ(first.err.code, errc::truncated) << "cut at " << cut;
+      EXPECT_LE(first.err.offset, cut);
+      expect_all(prefix, defaults, first.err);
+    }
+  }
+}
+
+// --- 0xc1 --------------------------------------------------------------------------------
+
+TEST(Hostile, NeverUsedMarker) {
+  expect_all(hex("c1"), defaults, {errc::invalid_marker, 0});
+  expect_all(hex("91 c1"), defaults, {errc::invalid_marker, 1});
+  expect_all(hex("81 c1 c0"), defaults, {errc::invalid_marker, 1});  // as a key
+  expect_all(hex("81 c0 c1"), defaults, {errc::invalid_marker, 2});  // as a value
+  expect_all(concat(repeat(hex("91"), 100), hex("c1")), defaults, {errc::invalid_marker, 100});
+  // Every typed read refuses it the same way.
+  const bytes c1 = hex("c1");  // the reader views it: it must outlive the reader
+  mpk::reader r(c1);
+  EXPECT_EQ(r.peek(), mpk::type::invalid);
+  EXPECT_EQ(r.error(), (mpk::error{errc::invalid_marker, 0}));
+  for (int k = 0; k < 5; ++k) {
+    mpk::reader t(c1);
+    if (k == 0) (void)t.read<int>();
+    if (k == 1) (void)t.read_str();
+    if (k == 2) (void)t.read_array_header();
+    if (k == 3) (void)t.read<double>();
+    if (k == 4) t.read_nil();
+    EXPECT_EQ(t.error(), (mpk::error{errc::invalid_marker, 0})) << k;
+  }
+}
+
+// --- nesting 100000 deep -----------------------------------------------------------------
+
+constexpr std::size_t deep = 100000;
+
+/// [[[...nil...]]]: 100000 arrays.
+bytes deep_arrays() {
+  return concat(repeat(hex("91"), deep), hex("c0"));
+}
+/// {{{...{nil: nil}...: nil}: nil}: nil}: each map is the key of its parent.
+bytes deep_map_keys() {
+  return concat(concat(repeat(hex("81"), deep), hex("c0 c0")), repeat(hex("c0"), deep - 1));
+}
+/// {nil: {nil: {... nil}}}: each map is the value of its parent.
+bytes deep_map_values() {
+  return concat(repeat(hex("81 c0"), deep), hex("c0"));
+}
+
+TEST(Hostile, DeepNestingHitsTheDepthLimit) {
+  on_small_stack([] {
+    // The container at depth 513 is refused: the 513th header.
+    expect_all(deep_arrays(), defaults, {errc::depth_exceeded, 512});
+    expect_all(deep_map_keys(), defaults, {errc::depth_exceeded, 512});
+    expect_all(deep_map_values(), defaults, {errc::depth_exceeded, 1024});
+  });
+}
+
+TEST(Hostile, DeepNestingWithoutLimitsUsesNoStack) {
+  // Trusted limits: 100000 levels are walked, on a 256 KiB stack, in bounded memory.
+  on_small_stack([] {
+    for (const bytes& in : {deep_arrays(), deep_map_keys(), deep_map_values()}) {
+      expect_all(in, trusted, {}, in.size());
+      mpk::unchecked_reader u(in);
+      EXPECT_EQ(u.field_size(), in.size());
+    }
+  });
+}
+
+// --- strings that are not UTF-8 ----------------------------------------------------------
+
+TEST(Hostile, InvalidUtf8IsPassedThroughByTheReader) {
+  // The reader does not validate text (docs/security.md: UTF-8 policy): read_str() returns
+  // the bytes as they are, and skipping never looks at them.
+  for (const char* h :
+       {"a2 c0 80", "a3 ed a0 80", "a4 f4 90 80 80", "a2 e2 82", "a3 61 00 62", "a1 ff"}) {
+    SCOPED_TRACE(h);
+    const bytes in = hex(h);
+    expect_all(in, defaults, {}, in.size());
+    mpk::reader r(in);
+    const std::string_view s = r.read_str();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(s.size(), in.size() - 1);
+    EXPECT_EQ(std::memcmp(s.data(), in.data() + 1, s.size()), 0);
+  }
+}
+
+// --- timestamps and extension types ------------------------------------------------------
+
+TEST(Hostile, TimestampsOutOfRangeAreOpaqueToTheReader) {
+  // nanoseconds = 10^9 (timestamp 64) and seconds = INT64_MAX (timestamp 96): the reader
+  // hands them over as ext -1 with their data; converting them to a time is the timestamp
+  // layer's job, which must refuse them (errc::invalid_timestamp).
+  const bytes ns = hex("d7 ff ee 6b 28 00 00 00 00 00");  // 10^9 << 34
+  const bytes secs = hex("c7 0c ff 00 00 00 00 7f ff ff ff ff ff ff ff");
+  for (const bytes& in : {ns, secs}) {
+    expect_all(in, defaults, {}, in.size());
+    mpk::reader r(in);
+    const mpk::ext_view e = r.read_ext();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(e.type, -1);
+    EXPECT_EQ(e.data.data(), in.data() + (in.size() - e.data.size()));
+  }
+  EXPECT_EQ(mpk::detail::load_be64(ns.data() + 2) >> 34, 1000000000u);  // the vector is right
+}
+
+TEST(Hostile, ReservedExtensionTypes) {
+  // Types -128..-2 are reserved by the specification: the reader returns them as they are.
+  for (int t : {-128, -2, -1, 0, 127}) {
+    bytes in = hex("d4 00 2a");
+    in[1] = static_cast<std::byte>(static_cast<std::int8_t>(t));
+    expect_all(in, defaults, {}, 3);
+    mpk::reader r(in);
+    EXPECT_EQ(r.read_ext().type, t);
+  }
+  // An ext32 of 2^32 - 1 bytes is a lie like any other length.
+  expect_all(hex("c9 ff ff ff ff 80"), defaults, {errc::limit_exceeded, 0});
+}
+
+// --- map keys ----------------------------------------------------------------------------
+
+TEST(Hostile, MapKeysAreNotJudgedByTheReader) {
+  // Duplicate, container, nil and NaN keys: the reader has no key policy (documented); the
+  // layers that build maps (document, codec) apply theirs.
+  for (const char* h : {"82 a1 61 01 a1 61 02",              // {"a": 1, "a": 2}
+                        "81 90 01",                          // {[]: 1}
+                        "81 81 c0 c0 01",                    // {{nil: nil}: 1}
+                        "81 c0 01",                          // {nil: 1}
+                        "81 cb 7f f8 00 00 00 00 00 00 01",  // {NaN: 1}
+                        "82 cb 7f f8 00 00 00 00 00 00 01 cb 7f f8 00 00 00 00 00 00 02"}) {
+    SCOPED_TRACE(h);
+    const bytes in = hex(h);
+    expect_all(in, defaults, {}, in.size());
+  }
+}
+
+// --- integers that do not fit --------------------------------------------------------------
+
+TEST(Hostile, IntegersIntoNarrowerTargets) {
+  const bytes u64max = hex("cf ff ff ff ff ff ff ff ff");
+  const bytes i64min = hex("d3 80 00 00 00 00 00 00 00");
+  auto err_of = [](const bytes& in, auto read) {
+    mpk::reader r(in);
+    read(r);
+    return r.error();
+  };
+  const mpk::error range{errc::out_of_range, 0};
+  EXPECT_EQ(err_of(u64max, [](auto& r) { (void)r.template read<std::int64_t>(); }), range);
+  EXPECT_EQ(err_of(u64max, [](auto& r) { (void)r.template read<std::int32_t>(); }), range);
+  EXPECT_EQ(err_of(u64max, [](auto& r) { (void)r.template read<double>(); }), range);
+  EXPECT_EQ(err_of(i64min, [](auto& r) { (void)r.template read<std::uint64_t>(); }), range);
+  EXPECT_EQ(err_of(i64min, [](auto& r) { (void)r.template read<std::int32_t>(); }), range);
+  {
+    mpk::reader r(i64min);
+    EXPECT_EQ(r.read<std::int64_t>(), std::numeric_limits<std::int64_t>::min());
+    EXPECT_TRUE(r.ok());
+  }
+  {
+    mpk::reader r(i64min);  // -2^63 is a power of two: a double holds it exactly
+    EXPECT_EQ(r.read<double>(), -9223372036854775808.0);
+    EXPECT_TRUE(r.ok());
+  }
+  {
+    mpk::reader r(u64max);
+    EXPECT_EQ(r.read<std::uint64_t>(), std::numeric_limits<std::uint64_t>::max());
+  }
+  // A failed read consumes nothing and leaves the reader failed at the value.
+  const bytes one_then_max = concat(hex("01"), u64max);
+  mpk::reader r(one_then_max);
+  EXPECT_EQ(r.read<int>(), 1);
+  EXPECT_EQ(r.read<std::int64_t>(), 0);
+  EXPECT_EQ(r.error(), (mpk::error{errc::out_of_range, 1}));
+}
+
+// --- trailing bytes and reuse after an error ----------------------------------------------
+
+TEST(Hostile, TrailingBytesAreLeftToTheCaller) {
+  // Every entry point takes one value; what follows is not looked at. The caller checks
+  // at_end() (the document and codec layers report errc::trailing_bytes).
+  const bytes in = hex("01 c1 ff ff");
+  expect_all(in, defaults, {}, 1);
+  mpk::reader r(in);
+  EXPECT_EQ(r.read<int>(), 1);
+  EXPECT_FALSE(r.at_end());
+  EXPECT_EQ(r.remaining(), 3u);
+}
+
+TEST(Hostile, ReuseAfterAnError) {
+  const bytes bad = hex("92 01 c1 03");
+  mpk::reader r(bad);
+  r.skip();
+  const mpk::error e{errc::invalid_marker, 2};
+  EXPECT_EQ(r.error(), e);
+  // Sticky: every later call is a no-op that returns a default and keeps the first error.
+  EXPECT_EQ(r.peek(), mpk::type::invalid);
+  EXPECT_EQ(r.read<int>(), 0);
+  EXPECT_EQ(r.read_array_header(), 0u);
+  EXPECT_EQ(r.field_size(), 0u);
+  EXPECT_TRUE(r.raw_value().empty());
+  r.skip();
+  EXPECT_EQ(r.error(), e);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_EQ(r.remaining(), 0u);
+  EXPECT_EQ(r.position(), 2u);
+  // reset() starts again on new input, error cleared.
+  const bytes good = hex("92 01 02");
+  r.reset(good);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.field_size(), 3u);
+  EXPECT_EQ(r.read_array_header(), 2u);
+  EXPECT_EQ(r.read<int>() + r.read<int>(), 3);
+  EXPECT_TRUE(r.ok() && r.at_end());
+}
+
+}  // namespace
