@@ -57,13 +57,13 @@ class Progress:
         self.tty = sys.stderr.isatty()
         self.last_decile = -1
 
-    def step(self, what):
-        self.done += 1
+    def step(self, what, amount=1.0):
+        self.done += amount
         elapsed = time.monotonic() - self.start
-        eta = elapsed / self.done * (self.total - self.done)
+        eta = elapsed / self.done * max(self.total - self.done, 0)
         frac = min(self.done / self.total, 1.0)
         bar = "#" * int(frac * 30) + "." * (30 - int(frac * 30))
-        line = "[%s] %3d%% %d/%d  elapsed %s  left ~%s  %s" % (
+        line = "[%s] %3d%% %.0f/%d  elapsed %s  left ~%s  %s" % (
             bar, frac * 100, self.done, self.total, fmt_time(elapsed), fmt_time(eta), what)
         if self.tty:
             sys.stderr.write("\r\x1b[2K" + line[:shutil.get_terminal_size().columns - 1])
@@ -137,7 +137,7 @@ def machine_info(build_dir):
     except ValueError:
         pass
     commit = out_of(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
-    dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD"]).returncode != 0
+    dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD"], capture_output=True).returncode == 1
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "host": socket.gethostname(),
@@ -296,19 +296,20 @@ def main_run(a):
         flt = cpp_filter(only)
         if flt:
             args.append("--benchmark_filter=" + flt)
-        seen = set()
+        # mpk_bench prints one line per repetition, in random order across cells (its
+        # default interleaving): each line is a fraction of a cell.
+        reps = 1 if a.quick else 5
+        lines = 0
         with open(os.path.join(raw, "cpp.log"), "w") as logf:
             p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             for line in p.stdout:
                 logf.write(line)
                 m = re.match(r"^(w\d+/[^ ]+?)(/repeats:\d+)?(_mean|_median|_stddev|_cv)?\s", line)
-                if m and m.group(1) in cpp_cells and m.group(1) not in seen:
-                    seen.add(m.group(1))
-                    progress.step("C++ " + m.group(1))
+                if m and m.group(1) in cpp_cells and not m.group(3) and lines < len(cpp_cells) * reps:
+                    lines += 1
+                    progress.step("C++ " + m.group(1), 1.0 / reps)
             status["C++ (mpk_bench)"] = p.wait()
-        while len(seen) < len(cpp_cells):  # filtered or failed benchmarks: keep the count right
-            seen.add(len(seen))
-            progress.done += 1
+        progress.done = float(len(cpp_cells))  # filtered or failed benchmarks: keep the count right
 
     for name, cmd, env in hs:
         if not plan[name]:
