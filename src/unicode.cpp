@@ -14,6 +14,15 @@
 #include <simdjson.h>
 #endif
 
+// SSE2 is part of baseline x86-64: 16 code units or bytes per step, with no runtime dispatch.
+// Elsewhere the portable 8-at-a-time word path does the same job.
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define MPK_UNICODE_SSE2 1
+#else
+#define MPK_UNICODE_SSE2 0
+#endif
+
 namespace mpk::inline v0 {
 namespace detail {
 namespace {
@@ -75,6 +84,17 @@ inline std::uint32_t pack_ascii4(std::uint64_t w) noexcept {
   }
 }
 
+#if MPK_UNICODE_SSE2
+/// True when the 16 code units at `in` are all below 0x80; `a`, `b` receive them.
+inline bool ascii16(const char16_t* in, __m128i& a, __m128i& b) noexcept {
+  a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+  b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 8));
+  const __m128i high =
+      _mm_and_si128(_mm_or_si128(a, b), _mm_set1_epi16(static_cast<short>(0xff80)));
+  return _mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_setzero_si128())) == 0xffff;
+}
+#endif
+
 inline bool is_high_surrogate(std::uint32_t u) noexcept {
   return (u & 0xfc00u) == 0xd800u;
 }
@@ -105,6 +125,14 @@ transcoded utf8_length_raw(const char16_t* in, std::size_t n) noexcept {
   std::size_t i = 0;
   std::size_t bytes = 0;
   while (i < n) {
+#if MPK_UNICODE_SSE2
+    __m128i a, b;
+    if (n - i >= 16 && ascii16(in + i, a, b)) {
+      i += 16;
+      bytes += 16;
+      continue;
+    }
+#endif
     if (n - i >= 8 && ((load64(in + i) | load64(in + i + 4)) & non_ascii_16) == 0) {
       i += 8;
       bytes += 8;
@@ -132,6 +160,16 @@ transcoded utf16_to_utf8_raw(const char16_t* in, std::size_t n, char* out) noexc
   auto* o = reinterpret_cast<uchar*>(out);
   std::size_t i = 0;
   while (i < n) {
+#if MPK_UNICODE_SSE2
+    // Runs of ASCII: 16 units in, 16 bytes out (packus narrows 16-bit lanes to bytes).
+    __m128i va, vb;
+    while (n - i >= 16 && ascii16(in + i, va, vb)) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_packus_epi16(va, vb));
+      i += 16;
+      o += 16;
+    }
+    if (i == n) break;
+#endif
     if (n - i >= 8) {
       const std::uint64_t a = load64(in + i);
       const std::uint64_t b = load64(in + i + 4);
@@ -179,6 +217,19 @@ transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexc
   const uchar* const end = p + n;
   char16_t* o = out;
   while (p != end) {
+#if MPK_UNICODE_SSE2
+    // Runs of ASCII: 16 bytes in, 16 code units out (bytes widened by interleaving zeros).
+    while (end - p >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      if (_mm_movemask_epi8(v) != 0) break;
+      const __m128i zero = _mm_setzero_si128();
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_unpacklo_epi8(v, zero));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 8), _mm_unpackhi_epi8(v, zero));
+      p += 16;
+      o += 16;
+    }
+    if (p == end) break;
+#endif
     if (end - p >= 8) {
       const std::uint64_t w = load64(p);
       if ((w & high_bits_8) == 0) {
@@ -212,6 +263,10 @@ transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexc
 
 bool is_valid_utf8(const char* data, std::size_t size) noexcept {
 #if MPK_USE_SIMDJSON
+  // Short strings (keys, names) are faster in the scalar loop than through simdjson's
+  // dispatch and 64-byte blocks.
+  constexpr std::size_t scalar_max = 32;
+  if (size <= scalar_max) return detail::is_valid_utf8_scalar(data, size);
   return simdjson::validate_utf8(data, size);
 #else
   return detail::is_valid_utf8_scalar(data, size);

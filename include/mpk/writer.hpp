@@ -206,7 +206,7 @@ class writer {
     // Up to a few KiB: one pass into room for the worst case (3 bytes per code unit), the
     // payload placed after the header the shortest output (n bytes) would take. If the real
     // length needs a longer header (it crossed 31, 255 or 65535 bytes), the payload moves
-    // up by 1 to 3 bytes: rare, and cheaper than measuring every string first.
+    // up by 1 or 2 bytes: rare, and cheaper than measuring every string first.
     constexpr std::size_t one_pass_max = 4096;
     if (n <= one_pass_max) {
       const std::size_t low = str_header_size(n);
