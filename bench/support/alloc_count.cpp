@@ -21,7 +21,13 @@ void __libc_free(void*);
 namespace {
 thread_local std::uint64_t t_calls = 0;
 thread_local std::uint64_t t_bytes = 0;
+thread_local void* t_last_block = nullptr;  // the block realloc returned last, and its size
+thread_local std::size_t t_last_size = 0;
 bool g_seen = false;
+
+inline void forget(void* p) noexcept {
+  if (p == t_last_block) t_last_block = nullptr;
+}
 
 inline void count(std::size_t n) noexcept {
   ++t_calls;
@@ -62,15 +68,20 @@ void* calloc(std::size_t k, std::size_t n) {
   return __libc_calloc(k, n);
 }
 void* realloc(void* p, std::size_t n) {
-  // Counts what the call adds: the growth of the block's usable size (a buffer that grows
-  // one byte at a time would otherwise "allocate" the sum of all its sizes).
-  const std::size_t before = p == nullptr ? 0 : malloc_usable_size(p);
+  // Counts what the call adds: new size minus the block's previous size (a buffer that grows
+  // one byte at a time would otherwise "allocate" the sum of all its sizes). The previous
+  // size of the block realloc'ed last is remembered, so that the usual pattern (one buffer
+  // growing) costs no malloc_usable_size call: a counter must not slow the case it measures.
+  std::size_t before = 0;
+  if (p != nullptr) before = p == t_last_block ? t_last_size : malloc_usable_size(p);
   void* q = __libc_realloc(p, n);
-  const std::size_t after = q == nullptr ? before : malloc_usable_size(q);
-  count(after > before ? after - before : 0);
+  count(n > before ? n - before : 0);
+  t_last_block = q;
+  t_last_size = n;
   return q;
 }
 void free(void* p) {
+  forget(p);
   __libc_free(p);
 }
 }

@@ -4,8 +4,7 @@
 // calloc, realloc and free (glibc): mpk::buffer and msgpack::sbuffer allocate with
 // malloc/realloc, not with operator new, so counting operator new alone would report zero
 // bytes for both. Every request is counted once, with the size asked for; a realloc counts
-// the bytes it adds to the block (the growth of its usable size, malloc_usable_size; 0
-// when it shrinks). Counters are thread-local; benchmarks run on the main thread.
+// the bytes it adds to the block (new size minus its previous size; 0 when it shrinks). Counters are thread-local; benchmarks run on the main thread.
 #pragma once
 
 #include <cstddef>
