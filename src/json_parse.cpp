@@ -1,0 +1,410 @@
+// JSON -> MessagePack (from_json): simdjson's DOM parser, then an iterative walk of the DOM
+// with an explicit stack.
+#include <simdjson.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "json_internal.hpp"
+#include "mpk/json.hpp"
+#include "mpk/writer.hpp"
+
+namespace mpk::inline v0 {
+
+namespace {
+
+namespace dom = simdjson::dom;
+
+enum class pframe_kind : std::uint8_t {
+  array,   // elements of a JSON array
+  object,  // members of a JSON object: key, then value
+  pairs,   // lossless {"$map": [[k, v], ...]}: each element is a [key, value] array
+  flat,    // one [key, value] pair of a $map: its two elements, without a header
+};
+
+struct pframe {
+  pframe_kind kind;
+  dom::array::iterator ai{}, aend{};
+  dom::object::iterator oi{}, oend{};
+};
+
+struct failure {
+  errc code;
+  const char* why;
+};
+
+errc code_of(simdjson::error_code e) noexcept {
+  switch (e) {
+    case simdjson::NUMBER_ERROR:
+      return errc::out_of_range;
+    case simdjson::UTF8_ERROR:
+      return errc::invalid_utf8;
+    case simdjson::DEPTH_ERROR:
+      return errc::depth_exceeded;
+    case simdjson::MEMALLOC:
+      return errc::out_of_memory;
+    default:
+      return errc::invalid_argument;
+  }
+}
+
+std::span<const std::byte> bytes_of(const std::string& s) noexcept {
+  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+
+/// Reads "nan", "-nan", "inf", "-inf" or "nan:<hex bits>" (the lossless text of a float that
+/// JSON cannot hold) into the bits of F.
+template <class F, class Bits>
+bool parse_special(std::string_view s, F& out) noexcept {
+  const Bits quiet = std::bit_cast<Bits>(std::numeric_limits<F>::quiet_NaN());
+  const Bits sign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  if (s == "nan") {
+    out = std::bit_cast<F>(quiet);
+  } else if (s == "-nan") {
+    out = std::bit_cast<F>(Bits(quiet | sign));
+  } else if (s == "inf") {
+    out = std::numeric_limits<F>::infinity();
+  } else if (s == "-inf") {
+    out = -std::numeric_limits<F>::infinity();
+  } else if (s.starts_with("nan:")) {
+    Bits bits{};
+    const char* b = s.data() + 4;
+    const char* e = s.data() + s.size();
+    const auto r = std::from_chars(b, e, bits, 16);
+    if (r.ec != std::errc() || r.ptr != e || b == e) return false;
+    out = std::bit_cast<F>(bits);
+    if (!std::isnan(out)) return false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+class builder {
+ public:
+  builder(buffer& out, const from_json_options& o) : w_(out), o_(o) {}
+
+  /// Writes one document. On failure returns its code and reason.
+  failure run(dom::element root) {
+    stack_.clear();
+    depth_ = 0;
+    if (auto f = element(root); f.code != errc::ok) return f;
+    while (!stack_.empty()) {
+      pframe& top = stack_.back();
+      dom::element next;
+      switch (top.kind) {
+        case pframe_kind::array:
+        case pframe_kind::flat:
+          if (top.ai == top.aend) {
+            pop();
+            continue;
+          }
+          next = *top.ai;
+          ++top.ai;
+          break;
+        case pframe_kind::object: {
+          if (top.oi == top.oend) {
+            pop();
+            continue;
+          }
+          const dom::key_value_pair kv = *top.oi;
+          ++top.oi;
+          w_.write_str(kv.key);
+          next = kv.value;
+          break;
+        }
+        case pframe_kind::pairs: {
+          if (top.ai == top.aend) {
+            pop();
+            continue;
+          }
+          const dom::element pair = *top.ai;
+          ++top.ai;
+          dom::array kv;
+          if (pair.get_array().get(kv) != simdjson::SUCCESS || kv.size() != 2)
+            return {errc::invalid_argument, "a $map entry is not a [key, value] array"};
+          stack_.push_back({pframe_kind::flat, kv.begin(), kv.end()});
+          continue;
+        }
+      }
+      if (auto f = element(next); f.code != errc::ok) return f;
+    }
+    if (!w_.ok()) return {w_.error().code, nullptr};
+    return {errc::ok, nullptr};
+  }
+
+ private:
+  void pop() {
+    if (stack_.back().kind != pframe_kind::flat) --depth_;
+    stack_.pop_back();
+  }
+
+  failure open() {
+    if (depth_ >= o_.max_depth) return {errc::depth_exceeded, "nesting deeper than max_depth"};
+    ++depth_;
+    return {errc::ok, nullptr};
+  }
+
+  /// Writes a scalar, or the header of a container and pushes a frame for its contents.
+  failure element(dom::element e) {
+    switch (e.type()) {
+      case dom::element_type::NULL_VALUE:
+        w_.write_nil();
+        break;
+      case dom::element_type::BOOL:
+        w_.write(e.get_bool().value_unsafe());
+        break;
+      case dom::element_type::INT64:
+        w_.write_signed(e.get_int64().value_unsafe());
+        break;
+      case dom::element_type::UINT64:
+        w_.write_unsigned(e.get_uint64().value_unsafe());
+        break;
+      case dom::element_type::DOUBLE:
+        w_.write_float64(e.get_double().value_unsafe());
+        break;
+      case dom::element_type::STRING:
+        w_.write_str(e.get_string().value_unsafe());
+        break;
+      case dom::element_type::ARRAY: {
+        const dom::array a = e.get_array().value_unsafe();
+        if (auto f = open(); f.code != errc::ok) return f;
+        w_.begin_array(a.size());
+        stack_.push_back({pframe_kind::array, a.begin(), a.end()});
+        break;
+      }
+      case dom::element_type::OBJECT: {
+        const dom::object obj = e.get_object().value_unsafe();
+        if (o_.lossless && obj.size() == 1) {
+          const dom::key_value_pair kv = *obj.begin();
+          if (!kv.key.empty() && kv.key[0] == '$') {
+            bool handled = false;
+            if (auto f = tagged(kv.key, kv.value, handled); f.code != errc::ok || handled) return f;
+          }
+        }
+        if (auto f = open(); f.code != errc::ok) return f;
+        w_.begin_map(obj.size());
+        pframe fr{pframe_kind::object};
+        fr.oi = obj.begin();
+        fr.oend = obj.end();
+        stack_.push_back(fr);
+        break;
+      }
+    }
+    return {errc::ok, nullptr};
+  }
+
+  /// The lossless mapping's one-member objects. `handled` is false for a '$' key that is
+  /// not one of ours: the object is then an ordinary map.
+  failure tagged(std::string_view tag, dom::element v, bool& handled) {
+    handled = true;
+    if (tag == "$float64") {
+      double d;
+      std::string_view s;
+      if (v.get_string().get(s) == simdjson::SUCCESS) {
+        if (!parse_special<double, std::uint64_t>(s, d))
+          return {errc::invalid_argument, "$float64 text is not nan, inf, -inf or nan:<hex>"};
+      } else if (v.get_double().get(d) != simdjson::SUCCESS) {
+        return {errc::invalid_argument, "$float64 holds neither a number nor a string"};
+      }
+      w_.write_float64(d);
+      return {errc::ok, nullptr};
+    }
+    if (tag == "$float32") {
+      float f;
+      std::string_view s;
+      double d;
+      if (v.get_string().get(s) == simdjson::SUCCESS) {
+        if (!parse_special<float, std::uint32_t>(s, f))
+          return {errc::invalid_argument, "$float32 text is not nan, inf, -inf or nan:<hex>"};
+      } else if (v.get_double().get(d) == simdjson::SUCCESS) {
+        // The text is the shortest one that reads back as this float32; read as a double
+        // and rounded to float it gives the same float (json_test checks a stride of all
+        // float32 values; an exhaustive run passed). Near float's largest value that text
+        // ("3.4028235e+38") is a little beyond it: round as IEEE does, within half an ulp
+        // (2^103) to the largest float; further out it is no float32.
+        constexpr double max = std::numeric_limits<float>::max();
+        const double a = std::fabs(d);
+        if (a > max) {
+          if (a >= max + 0x1p103)
+            return {errc::invalid_argument, "$float32 value is beyond float's range"};
+          f = std::copysign(std::numeric_limits<float>::max(), static_cast<float>(d > 0 ? 1 : -1));
+        } else {
+          f = static_cast<float>(d);
+        }
+      } else {
+        return {errc::invalid_argument, "$float32 holds neither a number nor a string"};
+      }
+      w_.write_float32(f);
+      return {errc::ok, nullptr};
+    }
+    if (tag == "$bin" || tag == "$str") {
+      std::string_view s;
+      if (v.get_string().get(s) != simdjson::SUCCESS || !decode_into_scratch(s))
+        return {errc::invalid_argument, tag == "$bin" ? "$bin does not hold base64 text"
+                                                      : "$str does not hold base64 text"};
+      if (tag == "$bin")
+        w_.write_bin(bytes_of(scratch_));
+      else
+        w_.write_str(scratch_);
+      return {errc::ok, nullptr};
+    }
+    if (tag == "$ext") {
+      dom::array a;
+      std::int64_t t;
+      std::string_view s;
+      if (v.get_array().get(a) != simdjson::SUCCESS || a.size() != 2 ||
+          a.at(0).get_int64().get(t) != simdjson::SUCCESS || t < -128 || t > 127 ||
+          a.at(1).get_string().get(s) != simdjson::SUCCESS || !decode_into_scratch(s))
+        return {errc::invalid_argument, "$ext is not [type -128..127, base64 text]"};
+      w_.write_ext(static_cast<std::int8_t>(t), bytes_of(scratch_));
+      return {errc::ok, nullptr};
+    }
+    if (tag == "$timestamp") {
+      dom::array a;
+      std::int64_t sec;
+      std::uint64_t ns;
+      if (v.get_array().get(a) != simdjson::SUCCESS || a.size() != 2 ||
+          a.at(0).get_int64().get(sec) != simdjson::SUCCESS ||
+          a.at(1).get_uint64().get(ns) != simdjson::SUCCESS || ns >= 1000000000u)
+        return {errc::invalid_argument, "$timestamp is not [seconds, nanoseconds 0..999999999]"};
+      if (!detail::write_timestamp(w_, sec, static_cast<std::uint32_t>(ns)))
+        return {errc::invalid_timestamp, "$timestamp cannot be written"};
+      return {errc::ok, nullptr};
+    }
+    if (tag == "$map") {
+      dom::array a;
+      if (v.get_array().get(a) != simdjson::SUCCESS)
+        return {errc::invalid_argument, "$map does not hold an array of [key, value] arrays"};
+      if (auto f = open(); f.code != errc::ok) return f;
+      w_.begin_map(a.size());
+      stack_.push_back({pframe_kind::pairs, a.begin(), a.end()});
+      return {errc::ok, nullptr};
+    }
+    handled = false;
+    return {errc::ok, nullptr};
+  }
+
+  bool decode_into_scratch(std::string_view s) {
+    scratch_.clear();
+    return decode_base64(s, scratch_);
+  }
+
+  writer<buffer> w_;
+  const from_json_options& o_;
+  std::vector<pframe> stack_;
+  std::uint32_t depth_ = 0;
+  std::string scratch_;
+};
+
+constexpr bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// Where each top-level JSON text of `s` starts and ends: a scan of brackets and strings
+/// only (no validation; simdjson does that). A text that never ends runs to the end of the
+/// input, where simdjson reports it.
+std::vector<std::pair<std::size_t, std::size_t>> split_texts(std::string_view s) {
+  std::vector<std::pair<std::size_t, std::size_t>> texts;
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  for (;;) {
+    while (i < n && is_space(s[i]))
+      ++i;
+    if (i == n) return texts;
+    const std::size_t start = i;
+    std::size_t depth = 0;
+    do {
+      const char c = s[i];
+      if (c == '"') {
+        // To the closing quote, past escapes.
+        for (++i; i < n && s[i] != '"'; ++i)
+          if (s[i] == '\\') ++i;
+        if (i < n) ++i;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+        ++i;
+      } else if (c == ']' || c == '}') {
+        if (depth != 0) --depth;
+        ++i;
+      } else if (depth == 0) {
+        // A scalar: up to whitespace or the next text.
+        while (i < n && !is_space(s[i]) && s[i] != '[' && s[i] != '{' && s[i] != '"')
+          ++i;
+      } else {
+        ++i;
+      }
+    } while (depth != 0 && i < n);
+    texts.emplace_back(start, i > n ? n : i);
+  }
+}
+
+errc code_and_reason(simdjson::error_code e, const char*& why) noexcept {
+  if (e == simdjson::NUMBER_ERROR) {
+    why =
+        "a number is beyond float64's range, or an integer beyond 64 bits (which simdjson 3.0 "
+        "does not read)";
+    return errc::out_of_range;
+  }
+  why = simdjson::error_message(e);
+  return code_of(e);
+}
+
+}  // namespace
+
+result<std::size_t> from_json(std::string_view json, buffer& out, const from_json_options& options,
+                              std::string* why) {
+  auto fail = [&](errc code, std::size_t at, const char* reason) -> result<std::size_t> {
+    if (why != nullptr) *why = reason != nullptr ? reason : message(code);
+    return error{code, at};
+  };
+  const auto texts = split_texts(json);
+  if (texts.empty()) return std::size_t{0};
+
+  dom::parser parser;
+  builder b(out, options);
+  const char* reason = nullptr;  // set by code_and_reason
+  if (texts.size() > 1) {
+    // Several texts (JSON Lines): simdjson 3.0's parse_many copies the rest of its batch for
+    // every top-level number, which is quadratic on a stream of numbers. One array of all the
+    // texts parses in one pass instead; if it fails, the texts are parsed one by one below to
+    // find which one is wrong, and where.
+    std::string joined;
+    joined.reserve(json.size() + texts.size() + 2 + simdjson::SIMDJSON_PADDING);
+    joined += '[';
+    for (const auto& [from, to] : texts) {
+      joined.append(json.data() + from, to - from);
+      joined += ',';
+    }
+    joined.back() = ']';
+    dom::array all;
+    if (parser.parse(joined).get_array().get(all) == simdjson::SUCCESS) {
+      std::size_t k = 0;
+      for (dom::element e : all) {
+        if (const failure f = b.run(e); f.code != errc::ok)
+          return fail(f.code, texts[k].first, f.why);
+        ++k;
+      }
+      return k;
+    }
+  }
+  simdjson::padded_string padded(json);
+  std::size_t count = 0;
+  for (const auto& [from, to] : texts) {
+    dom::element root;
+    // The padded copy has readable bytes after every text, as simdjson requires.
+    if (auto e = parser.parse(padded.data() + from, to - from, false).get(root)) {
+      const errc code = code_and_reason(e, reason);
+      return fail(code, from, reason);
+    }
+    if (const failure f = b.run(root); f.code != errc::ok) return fail(f.code, from, f.why);
+    ++count;
+  }
+  return count;
+}
+
+}  // namespace mpk::inline v0

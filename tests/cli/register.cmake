@@ -1,0 +1,20 @@
+# CLI tests of the mpk tool (tests/cli/): one ctest per golden case, and the W7 comparison
+# with msgpack-python. Included from tests/CMakeLists.txt when the tool is built.
+file(GLOB _mpk_cli_cases LIST_DIRECTORIES true ${CMAKE_CURRENT_LIST_DIR}/golden/*)
+foreach(_case IN LISTS _mpk_cli_cases)
+  if(IS_DIRECTORY ${_case})
+    get_filename_component(_name ${_case} NAME)
+    add_test(NAME cli.${_name}
+      COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_golden.sh $<TARGET_FILE:mpk_tool> ${_case}
+              ${CMAKE_CURRENT_BINARY_DIR}/cli/${_name})
+    set_tests_properties(cli.${_name} PROPERTIES LABELS cli)
+  endif()
+endforeach()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/golden)
+
+if(EXISTS /usr/bin/python3)
+  add_test(NAME cli.w7_matches_msgpack_python
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/w7_check.sh $<TARGET_FILE:mpk_tool>
+            ${CMAKE_CURRENT_BINARY_DIR}/cli/w7)
+  set_tests_properties(cli.w7_matches_msgpack_python PROPERTIES LABELS "cli;interop")
+endif()

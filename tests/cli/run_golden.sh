@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# run_golden.sh MPK CASE_DIR WORK_DIR - runs one golden case of the mpk tool and compares
+# standard output, standard error and the exit status exactly with the expected ones.
+#
+# A case is a folder of tests/cli/golden/:
+#   args       the arguments, one line (word-split); the word @input stands for the input file
+#   input.hex  the input as hex digits (spaces and newlines ignored), or
+#   input.txt  the input as text (used as it is)
+#              without @input in args, the input goes to standard input
+#   stdout     the expected standard output (absent: empty), or
+#   stdout.hex the expected standard output as hex digits (for MessagePack output)
+#   stderr     the expected standard error (absent: empty)
+#   status     the expected exit status
+set -euo pipefail
+mpk=$1
+case_dir=$2
+work=$3
+mkdir -p "$work"
+input="$work/input"
+if [[ -f $case_dir/input.hex ]]; then
+  hex=$(tr -d ' \n' <"$case_dir/input.hex")
+  # printf '\xNN' per byte, in slices so that the command line stays short.
+  : >"$input"
+  while [[ -n $hex ]]; do
+    slice=${hex:0:2048}
+    hex=${hex:2048}
+    printf "$(sed 's/\(..\)/\\x\1/g' <<<"$slice")" >>"$input"
+  done
+elif [[ -f $case_dir/input.txt ]]; then
+  cp "$case_dir/input.txt" "$input"
+else
+  : >"$input"
+fi
+
+read -r -a args <"$case_dir/args"
+use_stdin=1
+for i in "${!args[@]}"; do
+  if [[ ${args[$i]} == @input ]]; then
+    args[$i]=$input
+    use_stdin=0
+  fi
+done
+
+status=0
+if [[ $use_stdin == 1 ]]; then
+  "$mpk" "${args[@]}" <"$input" >"$work/stdout" 2>"$work/stderr" || status=$?
+else
+  "$mpk" "${args[@]}" </dev/null >"$work/stdout" 2>"$work/stderr" || status=$?
+fi
+
+fail=0
+expect() {  # expect <name>: compares $work/<name> with the case's <name> (absent: empty)
+  local want=$case_dir/$1
+  [[ -f $want ]] || want=/dev/null
+  if ! cmp -s "$want" "$work/$1"; then
+    echo "--- $1 differs (expected, then got):"
+    diff "$want" "$work/$1" || true
+    fail=1
+  fi
+}
+if [[ -f $case_dir/stdout.hex ]]; then
+  want=$(tr -d ' \n' <"$case_dir/stdout.hex")
+  got=$(od -An -tx1 -v "$work/stdout" | tr -d ' \n')
+  if [[ $want != "$got" ]]; then
+    echo "--- stdout differs: expected $want"
+    echo "---                      got $got"
+    fail=1
+  fi
+else
+  expect stdout
+fi
+expect stderr
+want_status=$(cat "$case_dir/status")
+if [[ $status != "$want_status" ]]; then
+  echo "--- exit status $status, expected $want_status"
+  fail=1
+fi
+exit $fail

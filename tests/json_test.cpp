@@ -1,0 +1,335 @@
+// Tests of mpk/json.hpp: the plain and lossless mappings, both directions, limits, errors.
+#include <mpk/ext/timestamp.hpp>
+#include <mpk/json.hpp>
+#include <mpk/writer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/hex.hpp"
+#include "support/random_value.hpp"
+
+namespace {
+
+using mpk::errc;
+using mpk_test::hex;
+using mpk_test::to_hex;
+
+std::span<const std::byte> view(const std::vector<std::byte>& v) {
+  return {v.data(), v.size()};
+}
+
+/// to_json of every value of the bytes given as hex; "ERR <code> @<offset>" on an error.
+std::string json_of(std::string_view hex_text, mpk::to_json_options o = {}) {
+  const auto bytes = hex(hex_text);
+  auto r = mpk::to_json(view(bytes), o);
+  if (!r)
+    return "ERR " + std::to_string(int(r.error().code)) + " @" + std::to_string(r.error().offset);
+  return *r;
+}
+
+/// from_json to hex; "ERR <code> @<offset>" on an error.
+std::string packed_of(std::string_view json, mpk::from_json_options o = {}) {
+  mpk::buffer out;
+  auto n = mpk::from_json(json, out, o);
+  if (!n)
+    return "ERR " + std::to_string(int(n.error().code)) + " @" + std::to_string(n.error().offset);
+  return to_hex(out.bytes());
+}
+
+std::string err(errc c, std::size_t at) {
+  return "ERR " + std::to_string(int(c)) + " @" + std::to_string(at);
+}
+
+// --- base64 ------------------------------------------------------------------------------
+
+TEST(Base64, Rfc4648Vectors) {
+  const std::pair<const char*, const char*> vectors[] = {{"", ""},
+                                                         {"f", "Zg=="},
+                                                         {"fo", "Zm8="},
+                                                         {"foo", "Zm9v"},
+                                                         {"foob", "Zm9vYg=="},
+                                                         {"fooba", "Zm9vYmE="},
+                                                         {"foobar", "Zm9vYmFy"}};
+  for (const auto& [plain, encoded] : vectors) {
+    std::string out = "x";
+    mpk::append_base64(out, std::as_bytes(std::span(plain, std::strlen(plain))));
+    EXPECT_EQ(out, std::string("x") + encoded);
+    std::string back;
+    EXPECT_TRUE(mpk::decode_base64(encoded, back));
+    EXPECT_EQ(back, plain);
+  }
+}
+
+TEST(Base64, EveryByteValueRoundTrips) {
+  std::string all;
+  for (int i = 0; i < 256; ++i)
+    all += static_cast<char>(i);
+  for (std::size_t n = 0; n <= all.size(); n += 37) {
+    std::string enc;
+    mpk::append_base64(enc, std::as_bytes(std::span(all.data(), n)));
+    std::string dec;
+    ASSERT_TRUE(mpk::decode_base64(enc, dec));
+    EXPECT_EQ(dec, all.substr(0, n));
+  }
+}
+
+TEST(Base64, RefusesWhatIsNotCanonical) {
+  std::string out;
+  for (const char* bad : {"Zg", "Zg=", "Zh==", "Zm9=", "Zm9v!A==", "====", "Z===", "Zm 9v"})
+    EXPECT_FALSE(mpk::decode_base64(bad, out)) << bad;
+}
+
+// --- to_json, plain mode ---------------------------------------------------------------
+
+TEST(ToJson, Scalars) {
+  EXPECT_EQ(json_of("c0 c2 c3"), "null\nfalse\ntrue\n");
+  EXPECT_EQ(json_of("cf ff ff ff ff ff ff ff ff"), "18446744073709551615\n");
+  EXPECT_EQ(json_of("d3 80 00 00 00 00 00 00 00"), "-9223372036854775808\n");
+  EXPECT_EQ(json_of("d0 05"), "5\n");  // a non-minimal sint holding a positive value
+  EXPECT_EQ(json_of("cb 3f f0 00 00 00 00 00 00"), "1.0\n");
+  EXPECT_EQ(json_of("cb 7e 37 e4 3c 88 00 75 9c"), "1e+300\n");
+  EXPECT_EQ(json_of("ca 3d cc cc cd"), "0.1\n");  // float32 0.1f: its own shortest text
+  EXPECT_EQ(json_of("c4 03 01 02 03"), "\"AQID\"\n");
+  EXPECT_EQ(json_of("d5 07 01 02"), "{\"type\":7,\"data\":\"AQI=\"}\n");
+}
+
+TEST(ToJson, EveryControlCharacterIsEscaped) {
+  std::string packed = "\xbf";  // fixstr(31)
+  for (int c = 1; c < 32; ++c)
+    packed += static_cast<char>(c);
+  auto r = mpk::to_json(std::as_bytes(std::span(packed.data(), packed.size())));
+  ASSERT_TRUE(r);
+  std::string want = "\"";
+  char buf[8];
+  for (int c = 1; c < 32; ++c) {
+    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+    want += buf;
+  }
+  EXPECT_EQ(*r, want + "\"\n");
+  EXPECT_EQ(json_of("a2 22 5c"), "\"\\\"\\\\\"\n");
+}
+
+TEST(ToJson, FloatsReadBackExactlyAndNeverAsIntegers) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    const double d = std::bit_cast<double>(rng());
+    if (!std::isfinite(d)) continue;
+    mpk::buffer b;
+    mpk::writer w(b);
+    w.write_float64(d);
+    auto r = mpk::to_json(b.bytes());
+    ASSERT_TRUE(r);
+    const std::string text = r->substr(0, r->size() - 1);
+    ASSERT_NE(text.find_first_of(".e"), std::string::npos) << text;
+    double back = 0;
+    std::from_chars(text.data(), text.data() + text.size(), back);
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(back), std::bit_cast<std::uint64_t>(d)) << text;
+  }
+}
+
+TEST(ToJson, Float32TextReadAsDoubleRoundsBackToTheSameFloat) {
+  // from_json reads {"$float32": x} as a double and rounds it to float. A stride through all
+  // 2^32 patterns (an exhaustive run of the same check passed when this was written).
+  for (std::uint64_t u = 0; u < (1ull << 32); u += 65521) {
+    const float f = std::bit_cast<float>(static_cast<std::uint32_t>(u));
+    if (!std::isfinite(f)) continue;
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, f);
+    double d = 0;
+    std::from_chars(buf, res.ptr, d);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(static_cast<float>(d)), static_cast<std::uint32_t>(u));
+  }
+}
+
+TEST(ToJson, KeysThatAreNotStringsBecomeTheirJsonText) {
+  EXPECT_EQ(json_of("85 01 a1 61 c0 a1 62 c3 a1 63 92 01 a1 78 a1 65 c4 02 01 02 a1 66"),
+            "{\"1\":\"a\",\"null\":\"b\",\"true\":\"c\",\"[1,\\\"x\\\"]\":\"e\",\"AQI=\":\"f\"}\n");
+  // A map key holding a map with a non-string key: escaped twice, correctly.
+  EXPECT_EQ(json_of("81 81 01 02 03"), "{\"{\\\"1\\\":2}\":3}\n");
+}
+
+TEST(ToJson, Timestamps) {
+  EXPECT_EQ(json_of("d6 ff 00 00 00 00"), "\"1970-01-01T00:00:00Z\"\n");
+  EXPECT_EQ(json_of("c7 0c ff 00 00 00 00 ff ff ff ff ff ff ff ff"), "\"1969-12-31T23:59:59Z\"\n");
+  // 500 ms: 500000000 << 34 | 0
+  mpk::buffer b;
+  mpk::writer w(b);
+  mpk::write_timestamp(w, mpk::timestamp{951782400, 500000000});  // 2000-02-29
+  mpk::write_timestamp(w, mpk::timestamp{0, 1000});
+  auto r = mpk::to_json(b.bytes());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, "\"2000-02-29T00:00:00.500Z\"\n\"1970-01-01T00:00:00.000001Z\"\n");
+  // Not a valid timestamp (nanoseconds >= 10^9, or a bad length): an ordinary extension.
+  EXPECT_EQ(json_of("c7 00 ff"), "{\"type\":-1,\"data\":\"\"}\n");
+  EXPECT_EQ(json_of("d7 ff ff ff ff ff 00 00 00 00"), "{\"type\":-1,\"data\":\"/////wAAAAA=\"}\n");
+}
+
+TEST(ToJson, Pretty) {
+  EXPECT_EQ(json_of("82 a1 61 92 01 90 a1 62 80", {.pretty = true}),
+            "{\n  \"a\": [\n    1,\n    []\n  ],\n  \"b\": {}\n}\n");
+}
+
+TEST(ToJson, PlainModeErrors) {
+  EXPECT_EQ(json_of("92 01 cb 7f f8 00 00 00 00 00 00"), err(errc::out_of_range, 2));
+  EXPECT_EQ(json_of("91 ca ff 80 00 00"), err(errc::out_of_range, 1));
+  EXPECT_EQ(json_of("81 a1 61 a2 c3 28"), err(errc::invalid_utf8, 3));
+  EXPECT_EQ(json_of("81 a2 c3 28 01"), err(errc::invalid_utf8, 1));  // a key
+  EXPECT_EQ(json_of("92 01 c1"), err(errc::invalid_marker, 2));
+  EXPECT_EQ(json_of("93 01"), err(errc::truncated, 0));
+  EXPECT_EQ(json_of("dd ff ff ff ff"), err(errc::limit_exceeded, 0));
+}
+
+TEST(ToJson, DepthIsBoundedWithoutRecursion) {
+  std::vector<std::byte> deep(100000, std::byte{0x91});
+  auto r = mpk::to_json(view(deep));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), (mpk::error{errc::depth_exceeded, 512}));
+  // Exactly at the limit is fine; the limit comes from the reader.
+  std::vector<std::byte> ok(8, std::byte{0x91});
+  ok.push_back(std::byte{0xc0});
+  auto r8 = mpk::to_json(view(ok), {}, mpk::limits{.max_depth = 8});
+  ASSERT_TRUE(r8);
+  EXPECT_EQ(*r8, std::string(8, '[') + "null" + std::string(8, ']') + "\n");
+  EXPECT_FALSE(mpk::to_json(view(ok), {}, mpk::limits{.max_depth = 7}));
+}
+
+// --- to_json, lossless mode ------------------------------------------------------------
+
+TEST(ToJsonLossless, TaggedValues) {
+  const mpk::to_json_options L{.lossless = true};
+  EXPECT_EQ(json_of("ca 3f c0 00 00", L), "{\"$float32\":1.5}\n");
+  EXPECT_EQ(json_of("cb 7f f0 00 00 00 00 00 00", L), "{\"$float64\":\"inf\"}\n");
+  EXPECT_EQ(json_of("cb ff f8 00 00 00 00 00 00", L), "{\"$float64\":\"-nan\"}\n");
+  EXPECT_EQ(json_of("ca 7f c0 00 01", L), "{\"$float32\":\"nan:7fc00001\"}\n");
+  EXPECT_EQ(json_of("c4 00", L), "{\"$bin\":\"\"}\n");
+  EXPECT_EQ(json_of("d4 80 01", L), "{\"$ext\":[-128,\"AQ==\"]}\n");
+  EXPECT_EQ(json_of("d6 ff 00 00 00 05", L), "{\"$timestamp\":[5,0]}\n");
+  // Not the smallest form of its timestamp: kept as an extension, so the bytes survive.
+  EXPECT_EQ(json_of("d7 ff 00 00 00 00 00 00 00 05", L), "{\"$ext\":[-1,\"AAAAAAAAAAU=\"]}\n");
+  EXPECT_EQ(json_of("a1 ff", L), "{\"$str\":\"/w==\"}\n");
+  EXPECT_EQ(json_of("81 a1 24 01", L), "{\"$map\":[[\"$\",1]]}\n");
+  EXPECT_EQ(json_of("81 a1 ff 01", L), "{\"$map\":[[{\"$str\":\"/w==\"},1]]}\n");
+  EXPECT_EQ(json_of("82 a1 61 01 a1 62 02", L), "{\"a\":1,\"b\":2}\n");
+}
+
+/// Lossless both ways gives the same bytes.
+void expect_round_trip(const std::vector<std::byte>& bytes, const std::string& what) {
+  auto text = mpk::to_json(view(bytes), {.lossless = true});
+  ASSERT_TRUE(text) << what << ": " << text.error().to_string();
+  mpk::buffer back;
+  std::string why;
+  auto n = mpk::from_json(*text, back, {.lossless = true}, &why);
+  ASSERT_TRUE(n) << what << ": " << n.error().to_string() << " " << why << "\n" << *text;
+  EXPECT_EQ(*n, 1u);
+  ASSERT_EQ(to_hex(back.bytes()), to_hex(view(bytes))) << what << "\n" << *text;
+}
+
+TEST(ToJsonLossless, RandomValuesRoundTripToTheSameBytes) {
+  std::mt19937_64 rng(20261130);
+  mpk_test::value_generator gen(rng);
+  for (int i = 0; i < 3000; ++i) {
+    const mpk_test::test_value v = gen.value(i % 6);
+    expect_round_trip(mpk_test::encode(v), "random value " + std::to_string(i));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(ToJsonLossless, BoundaryValuesRoundTripToTheSameBytes) {
+  int i = 0;
+  for (const auto& v : mpk_test::boundary_values()) {
+    expect_round_trip(mpk_test::encode(v), "boundary value " + std::to_string(i++));
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(ToJsonLossless, EveryTimestampFormRoundTrips) {
+  for (const mpk::timestamp ts : {mpk::timestamp{0, 0},
+                                  {0xffffffff, 0},
+                                  {0x100000000, 0},
+                                  {1, 999999999},
+                                  {(1ll << 34) - 1, 1},
+                                  {1ll << 34, 0},
+                                  {-1, 0},
+                                  {INT64_MIN, 999999999},
+                                  {INT64_MAX, 0}}) {
+    mpk::buffer b;
+    mpk::writer w(b);
+    mpk::write_timestamp(w, ts);
+    const auto bytes = b.bytes();
+    expect_round_trip({bytes.begin(), bytes.end()}, std::to_string(ts.seconds));
+  }
+}
+
+// --- from_json -----------------------------------------------------------------------------
+
+TEST(FromJson, SmallestFormsAndOrder) {
+  EXPECT_EQ(packed_of(R"({"b": 1, "a": [true, null, -1, 1.5, "x"]})"),
+            "82 a1 62 01 a1 61 95 c3 c0 ff cb 3f f8 00 00 00 00 00 00 a1 78");
+  EXPECT_EQ(
+      packed_of("[127, 128, 65536, -33, 18446744073709551615, -9223372036854775808]"),
+      "96 7f cc 80 ce 00 01 00 00 d0 df cf ff ff ff ff ff ff ff ff d3 80 00 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of("[1.0, 1e2, -0.0]"),
+            "93 cb 3f f0 00 00 00 00 00 00 cb 40 59 00 00 00 00 00 00 cb 80 00 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of(R"("a\u0000\n\u00e9")"), "a5 61 00 0a c3 a9");
+}
+
+TEST(FromJson, JsonLines) {
+  mpk::buffer out;
+  auto n = mpk::from_json("1\n[2]\n{\"a\":3}\n\n", out);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, 3u);
+  EXPECT_EQ(to_hex(out.bytes()), "01 91 02 81 a1 61 03");
+  mpk::buffer none;
+  EXPECT_EQ(*mpk::from_json(" \n\t", none), 0u);
+  EXPECT_EQ(none.size(), 0u);
+}
+
+TEST(FromJson, ErrorsCarryTheOffsetOfTheirText) {
+  EXPECT_EQ(packed_of("[1]\n[1,]"), err(errc::invalid_argument, 4));
+  EXPECT_EQ(packed_of("[1]\n[2,"), err(errc::invalid_argument, 4));
+  EXPECT_EQ(packed_of("tru"), err(errc::invalid_argument, 0));
+  EXPECT_EQ(packed_of("\"\xff\""), err(errc::invalid_utf8, 0));
+  EXPECT_EQ(packed_of("1e999"), err(errc::out_of_range, 0));
+  std::string why;
+  mpk::buffer out;
+  auto n = mpk::from_json("{\"a\": }", out, {}, &why);
+  ASSERT_FALSE(n);
+  EXPECT_FALSE(why.empty());
+}
+
+TEST(FromJson, DepthLimit) {
+  const std::string deep = std::string(600, '[') + std::string(600, ']');
+  EXPECT_EQ(packed_of(deep), err(errc::depth_exceeded, 0));
+  EXPECT_EQ(packed_of("[[[1]]]", {.max_depth = 2}), err(errc::depth_exceeded, 0));
+  EXPECT_EQ(packed_of("[[[1]]]", {.max_depth = 3}), "91 91 91 01");
+}
+
+TEST(FromJson, LosslessTagsAndTheirErrors) {
+  const mpk::from_json_options L{.lossless = true};
+  EXPECT_EQ(packed_of(R"({"$float32": 1.5})", L), "ca 3f c0 00 00");
+  EXPECT_EQ(packed_of(R"({"$float64": "-inf"})", L), "cb ff f0 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of(R"({"$timestamp": [-1, 5]})", L),
+            "c7 0c ff 00 00 00 05 ff ff ff ff ff ff ff ff");
+  EXPECT_EQ(packed_of(R"({"$map": [[1, 2], [[], {}]]})", L), "82 01 02 90 80");
+  EXPECT_EQ(packed_of(R"({"$other": 1})", L), "81 a6 24 6f 74 68 65 72 01");
+  EXPECT_EQ(packed_of(R"({"$bin": "AQI=", "x": 1})", L),
+            "82 a4 24 62 69 6e a4 41 51 49 3d a1 78 01");
+  // Plain mode: '$' keys are ordinary keys.
+  EXPECT_EQ(packed_of(R"({"$bin": "AQI="})"), "81 a4 24 62 69 6e a4 41 51 49 3d");
+  for (const char* bad :
+       {R"({"$bin": 1})", R"({"$bin": "AQ="})", R"({"$ext": [128, ""]})", R"({"$ext": [1]})",
+        R"({"$timestamp": [0, 1000000000]})", R"({"$float32": 1e39})", R"({"$float64": "NaN"})",
+        R"({"$map": [[1]]})", R"({"$map": 1})", R"({"$str": "!"})"})
+    EXPECT_EQ(packed_of(bad, L), err(errc::invalid_argument, 0)) << bad;
+}
+
+}  // namespace

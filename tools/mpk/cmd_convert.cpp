@@ -1,0 +1,61 @@
+// mpk to-json / mpk from-json.
+#include <mpk/buffer.hpp>
+#include <mpk/json.hpp>
+
+#include "tool.hpp"
+
+namespace mpk_tool {
+
+int run_to_json(const to_json_args& a) {
+  std::vector<std::byte> in;
+  std::string why;
+  if (!read_input(a.file, in, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
+  mpk::reader r(std::span<const std::byte>(in.data(), in.size()));
+  const mpk::to_json_options options{.lossless = a.lossless, .pretty = a.pretty};
+  progress bar(in.size());
+  std::string out;
+  while (!r.at_end()) {
+    const auto res = mpk::to_json(r, out, options);
+    if (!res) {
+      // What converted before the error is written, then the error.
+      if (!write_out(out)) return exit_bad_input;
+      std::fflush(stdout);
+      report(res.error());
+      return exit_bad_input;
+    }
+    out += '\n';
+    if (out.size() >= (1u << 20)) {
+      if (!write_out(out)) return exit_bad_input;
+      out.clear();
+    }
+    bar.update(r.position());
+  }
+  return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
+}
+
+int run_from_json(const from_json_args& a) {
+  std::vector<std::byte> in;
+  std::string why;
+  if (!read_input(a.file, in, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
+  progress bar(in.size());  // one step: simdjson parses the whole input at once
+  mpk::buffer out;
+  const auto res =
+      mpk::from_json(std::string_view(reinterpret_cast<const char*>(in.data()), in.size()), out,
+                     {.lossless = a.lossless}, &why);
+  if (!write_out(std::string_view(reinterpret_cast<const char*>(out.data()), out.size())))
+    return exit_bad_input;
+  std::fflush(stdout);
+  if (!res) {
+    std::fprintf(stderr, "offset %zu: %s\n", res.error().offset, why.c_str());
+    return exit_bad_input;
+  }
+  return exit_ok;
+}
+
+}  // namespace mpk_tool

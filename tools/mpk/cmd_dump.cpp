@@ -1,0 +1,194 @@
+// mpk dump: an annotated listing of every value.
+//
+//     000000  82                         fixmap(2)
+//     000001  a3 66 6f 6f                  fixstr(3) "foo"
+//     000005  01                           positive fixint 1
+//
+// Offsets are decimal, like the offsets of every mpk error message. At most 8 raw bytes
+// are shown ("…" marks a cut); strings show at most 32 bytes of text, binaries and
+// extensions 16 bytes of hex, the byte count being in the format column.
+#include <mpk/format.hpp>
+#include <mpk/json.hpp>
+#include <mpk/unicode.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "tool.hpp"
+
+namespace mpk_tool {
+
+namespace {
+
+constexpr std::size_t max_raw_bytes = 8;
+constexpr std::size_t max_text_bytes = 32;
+constexpr std::size_t max_hex_bytes = 16;
+constexpr std::size_t raw_column = max_raw_bytes * 3 + 3;  // "xx " x 8, then " …"
+
+void append_hex(std::string& out, std::span<const std::byte> b, std::size_t max) {
+  constexpr char digits[] = "0123456789abcdef";
+  const std::size_t n = b.size() < max ? b.size() : max;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k != 0) out += ' ';
+    const auto v = std::to_integer<unsigned>(b[k]);
+    out += digits[v >> 4];
+    out += digits[v & 15];
+  }
+  if (b.size() > max) out += " …";
+}
+
+template <class F>
+void append_number(std::string& out, F v) {
+  if (std::isnan(v)) {
+    out += std::signbit(v) ? "-nan" : "nan";
+    return;
+  }
+  if (std::isinf(v)) {
+    out += v < 0 ? "-inf" : "inf";
+    return;
+  }
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+  const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
+  if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+}
+
+/// A string's text in quotes: printable ASCII and valid UTF-8 as they are, '"' and '\\'
+/// escaped, other bytes as \xHH; cut after 32 bytes (at a character boundary) with "…".
+void append_text(std::string& out, std::string_view s) {
+  std::size_t n = s.size();
+  const bool cut = n > max_text_bytes;
+  if (cut) {
+    n = max_text_bytes;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80)
+      --n;  // do not split a UTF-8 sequence
+  }
+  const std::string_view shown = s.substr(0, n);
+  const bool utf8 = mpk::is_valid_utf8(shown);
+  out += '"';
+  for (char ch : shown) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if ((c >= 0x20 && c < 0x7f) || (c >= 0x80 && utf8)) {
+      out += ch;
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  out += cut ? "…\"" : "\"";
+}
+
+/// Display width of `s` (UTF-8: continuation bytes take no column).
+std::size_t columns(std::string_view s) {
+  std::size_t w = 0;
+  for (char c : s)
+    w += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return w;
+}
+
+void describe(std::string& out, const item& it) {
+  const mpk::marker_info& m = mpk::marker_table[it.marker];
+  out += m.format_name;
+  switch (it.family) {
+    case mpk::type::nil:
+    case mpk::type::boolean:  // the format name says it: "true", "false"
+    case mpk::type::invalid:
+      return;
+    case mpk::type::uint:
+      out += ' ';
+      out += std::to_string(it.u);
+      return;
+    case mpk::type::sint:
+      out += ' ';
+      out += std::to_string(it.i);
+      return;
+    case mpk::type::float32:
+      out += ' ';
+      append_number(out, static_cast<float>(it.f));
+      return;
+    case mpk::type::float64:
+      out += ' ';
+      append_number(out, it.f);
+      return;
+    case mpk::type::array:
+    case mpk::type::map:
+      out += '(' + std::to_string(it.count) + ')';
+      return;
+    case mpk::type::str:
+      out += '(' + std::to_string(it.count) + ") ";
+      append_text(out, it.str);
+      return;
+    case mpk::type::bin:
+      out += '(' + std::to_string(it.count) + ')';
+      if (!it.bin.empty()) out += ' ';
+      append_hex(out, it.bin, max_hex_bytes);
+      return;
+    case mpk::type::ext:
+      out += '(' + std::to_string(it.count) + ") ext " + std::to_string(int{it.ext.type});
+      if (it.ext.type == -1) {
+        out += " timestamp";
+        // The library's plain JSON form of a valid timestamp is its RFC 3339 text.
+        mpk::reader one(it.bytes);
+        std::string json;
+        if (mpk::to_json(one, json) && json.size() > 2 && json.front() == '"') {
+          out += ' ';
+          out.append(json, 1, json.size() - 2);
+          return;
+        }
+        out += " (invalid)";
+      }
+      if (!it.ext.data.empty()) out += ' ';
+      append_hex(out, it.ext.data, max_hex_bytes);
+      return;
+  }
+}
+
+}  // namespace
+
+int run_dump(const std::string& file) {
+  std::vector<std::byte> in;
+  std::string why;
+  if (!read_input(file, in, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
+  const std::span<const std::byte> input(in.data(), in.size());
+  mpk::reader r(input);
+  progress bar(in.size());
+  std::string out;
+  std::string raw;
+  while (!r.at_end()) {
+    const mpk::error e = walk(r, input, [&](const item& it) -> mpk::error {
+      char offset[24];
+      std::snprintf(offset, sizeof offset, "%06zu  ", it.offset);
+      out += offset;
+      raw.clear();
+      append_hex(raw, it.bytes, max_raw_bytes);
+      out += raw;
+      out.append(raw_column - columns(raw) + 2 * std::size_t{it.depth}, ' ');
+      describe(out, it);
+      out += '\n';
+      if (out.size() >= (1u << 20)) {
+        if (!write_out(out)) return {mpk::errc::io_error, it.offset};
+        out.clear();
+      }
+      return {};
+    });
+    if (e) {
+      write_out(out);
+      std::fflush(stdout);
+      report(e);
+      return exit_bad_input;
+    }
+    bar.update(r.position());
+  }
+  return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
+}
+
+}  // namespace mpk_tool

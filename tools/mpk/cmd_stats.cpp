@@ -1,0 +1,115 @@
+// mpk stats: what a MessagePack input holds, in numbers.
+#include <mpk/format.hpp>
+
+#include <array>
+
+#include "tool.hpp"
+
+namespace mpk_tool {
+
+namespace {
+
+struct largest {
+  std::uint64_t size = 0;
+  std::size_t offset = 0;
+  bool seen = false;
+  void note(std::uint64_t n, std::size_t at) {
+    if (!seen || n > size) {
+      size = n;
+      offset = at;
+      seen = true;
+    }
+  }
+};
+
+void line(std::string& out, const char* what, const largest& l, const char* unit) {
+  char buf[128];
+  if (l.seen)
+    std::snprintf(buf, sizeof buf, "largest %-6s %llu %s at offset %zu\n", what,
+                  static_cast<unsigned long long>(l.size), unit, l.offset);
+  else
+    std::snprintf(buf, sizeof buf, "largest %-6s none\n", what);
+  out += buf;
+}
+
+}  // namespace
+
+int run_stats(const std::string& file) {
+  std::vector<std::byte> in;
+  std::string why;
+  if (!read_input(file, in, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
+  const std::span<const std::byte> input(in.data(), in.size());
+  mpk::reader r(input);
+  progress bar(in.size());
+  std::array<std::uint64_t, 256> by_marker{};
+  std::uint64_t top = 0, all = 0;
+  std::uint32_t max_depth = 0;  // containers nested (a top-level array is depth 1)
+  largest str, bin, ext, array, map;
+  while (!r.at_end()) {
+    const mpk::error e = walk(r, input, [&](const item& it) -> mpk::error {
+      ++by_marker[it.marker];
+      ++all;
+      switch (it.family) {
+        case mpk::type::str:
+          str.note(it.count, it.offset);
+          break;
+        case mpk::type::bin:
+          bin.note(it.count, it.offset);
+          break;
+        case mpk::type::ext:
+          ext.note(it.count, it.offset);
+          break;
+        case mpk::type::array:
+          array.note(it.count, it.offset);
+          break;
+        case mpk::type::map:
+          map.note(it.count, it.offset);
+          break;
+        default:
+          break;
+      }
+      if (mpk::is_container(it.family) && it.depth + 1 > max_depth) max_depth = it.depth + 1;
+      return {};
+    });
+    if (e) {
+      report(e);
+      return exit_bad_input;
+    }
+    ++top;
+    bar.update(r.position());
+  }
+
+  std::string out;
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "values         %llu top-level, %llu in all\n",
+                static_cast<unsigned long long>(top), static_cast<unsigned long long>(all));
+  out += buf;
+  std::snprintf(buf, sizeof buf, "bytes          %zu\n", in.size());
+  out += buf;
+  std::snprintf(buf, sizeof buf, "max depth      %u\n", max_depth);
+  out += buf;
+  line(out, "str", str, "bytes");
+  line(out, "bin", bin, "bytes");
+  line(out, "ext", ext, "bytes");
+  line(out, "array", array, "elements");
+  line(out, "map", map, "entries");
+  out += "formats\n";
+  // One line per format name, in marker order (fixmap covers 0x80..0x8f, and so on).
+  for (unsigned m = 0; m < 256; ++m) {
+    const std::string_view name = mpk::marker_table[m].format_name;
+    if (m != 0 && mpk::marker_table[m - 1].format_name == name) continue;
+    std::uint64_t n = 0;
+    for (unsigned k = m; k < 256 && mpk::marker_table[k].format_name == name; ++k)
+      n += by_marker[k];
+    if (n == 0) continue;
+    std::snprintf(buf, sizeof buf, "  %-16s %llu\n", std::string(name).c_str(),
+                  static_cast<unsigned long long>(n));
+    out += buf;
+  }
+  return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
+}
+
+}  // namespace mpk_tool
