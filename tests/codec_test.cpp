@@ -9,6 +9,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -161,11 +162,15 @@ struct everything {
   std::vector<inner> nested_list;
   std::map<std::string, std::vector<std::optional<int>>> deep;
   std::vector<bool> bits;
+  std::u16string utf16;
+  mpk::timestamp ts;
+  std::chrono::system_clock::time_point when;
+  mpk::value any;
   friend bool operator==(const everything&, const everything&) = default;
 };
 MPK_MAP(everything, b, i8, u8, i16, u16, i32, u32, i64, u64, f32, f64, str, vec, arr, deq, lst, set,
         uset, map, umap, pair, tuple, opt_set, opt_empty, var, bin, fixed_bin, color, level, nested,
-        nested_list, deep, bits);
+        nested_list, deep, bits, utf16, ts, when, any);
 
 // A recursive type: its depth comes from the input, so the depth counter bounds it.
 struct node {
@@ -412,6 +417,11 @@ everything sample_everything() {
   e.nested_list = {{"a", 1}, {"b", std::nullopt}};
   e.deep = {{"k", {1, std::nullopt, 3}}};
   e.bits = {true, true, false};
+  e.utf16 = u"h\u00e9 \U0001F600";
+  e.ts = {-1, 999999999};
+  e.when = std::chrono::system_clock::time_point(std::chrono::seconds(1700000000)) +
+           std::chrono::microseconds(5);
+  e.any = {{"a", 1}, {"b", {1, 2, "three"}}};
   return e;
 }
 
@@ -424,7 +434,7 @@ TEST(CodecRoundTrip, EveryBuiltInType) {
   EXPECT_TRUE(*back == e);
   // and the bytes are a plain map: the generic reader walks it whole
   mpk::reader r(bytes->bytes());
-  EXPECT_EQ(r.read_map_header(), 33u);
+  EXPECT_EQ(r.read_map_header(), 37u);
   r.skip();  // a key
   r.skip();  // its value
   EXPECT_TRUE(r.ok());
@@ -493,6 +503,63 @@ TEST(CodecRoundTrip, WriterErrorsArePackErrors) {
   mpk::writer w(out);
   const auto e = mpk::pack(shapes::point{1, 2}, w).error();
   EXPECT_EQ(e.code, mpk::errc::buffer_full);
+}
+
+TEST(CodecStrings, Utf8PolicyAndUtf16) {
+  // "\xc0\x80" is an overlong NUL: std::string members check it by default
+  const auto e = error_of<std::string>("a2 c0 80");
+  EXPECT_EQ(e.code, mpk::errc::invalid_utf8);
+  EXPECT_EQ(e.offset, 0u);
+  EXPECT_EQ((error_of<std::pair<int, std::string>>("92 01 a2 c0 80").offset), 2u);
+  EXPECT_EQ(from_hex<std::string>("a2 c0 80", {.utf8 = mpk::utf8_check::none}), "\xc0\x80");
+  const auto overlong = hex("a2 c0 80");
+  EXPECT_EQ(*mpk::unpack<std::string_view>(overlong), "\xc0\x80");  // views are not checked
+  EXPECT_EQ(error_of<std::string_view>("a2 c0 80", {.utf8 = mpk::utf8_check::all}).code,
+            mpk::errc::invalid_utf8);
+  // a long valid non-ASCII string passes (past the short ASCII fast path)
+  const std::string long_text = "h\xc3\xa9llo w\xc3\xb6rld \xe2\x9c\x93 and more text";
+  auto b = mpk::pack(long_text);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(*mpk::unpack<std::string>(*b), long_text);
+
+  EXPECT_EQ(packed_hex(std::u16string(u"h\u00e9")), "a3 68 c3 a9");
+  EXPECT_EQ(from_hex<std::u16string>("a3 68 c3 a9"), u"h\u00e9");
+  EXPECT_EQ(error_of<std::u16string>("a2 c0 80", {.utf8 = mpk::utf8_check::none}).code,
+            mpk::errc::invalid_utf8);
+  const std::u16string lone(1, char16_t(0xd800));
+  EXPECT_EQ(mpk::pack(lone).error().code, mpk::errc::invalid_utf16);
+}
+
+TEST(CodecTime, TimestampsAndTimePoints) {
+  EXPECT_EQ(packed_hex(mpk::timestamp{1, 0}), "d6 ff 00 00 00 01");
+  EXPECT_EQ(packed_hex(mpk::timestamp{-1, 0}).substr(0, 8), "c7 0c ff");
+  const auto t = from_hex<mpk::timestamp>("d6 ff 00 00 00 01");
+  EXPECT_EQ(t.seconds, 1);
+  using namespace std::chrono;
+  const sys_time<milliseconds> ms(milliseconds(1500));  // 1 s + 500000000 ns: 64-bit form
+  EXPECT_EQ(packed_hex(ms), "d7 ff 77 35 94 00 00 00 00 01");
+  EXPECT_EQ(from_hex<sys_time<milliseconds>>("d7 ff 77 35 94 00 00 00 00 01"), ms);
+  EXPECT_EQ(error_of<mpk::timestamp>("01").code, mpk::errc::type_mismatch);
+  // nanoseconds >= 10^9
+  EXPECT_EQ(error_of<mpk::timestamp>("d7 ff ee 6b 28 00 00 00 00 01").code,
+            mpk::errc::invalid_timestamp);
+}
+
+TEST(CodecValue, AnyMembersAndTheirDepth) {
+  const auto bytes = hex("92 01 82 a1 61 91 02 a1 62 c0");  // [1, {"a": [2], "b": nil}]
+  auto v = mpk::unpack<std::pair<int, mpk::value>>(bytes);
+  ASSERT_TRUE(v.has_value()) << v.error().to_string();
+  EXPECT_EQ(v->second, (mpk::value{{"a", {2}}, {"b", nullptr}}));
+  auto again = mpk::pack(*v);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(to_hex(again->bytes()), to_hex(bytes));
+  // the pair is depth 1, the map 2, the array in it 3: max_depth 2 refuses it
+  mpk::unpack_options tight;
+  tight.limits.max_depth = 2;
+  const auto e = mpk::unpack<std::pair<int, mpk::value>>(bytes, tight).error();
+  EXPECT_EQ(e.code, mpk::errc::depth_exceeded);
+  tight.limits.max_depth = 3;
+  EXPECT_TRUE((mpk::unpack<std::pair<int, mpk::value>>(bytes, tight).has_value()));
 }
 
 // --- versioning ----------------------------------------------------------------------------

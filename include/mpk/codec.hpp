@@ -9,11 +9,13 @@
 // The parts (see docs/codec.md):
 //   codec/core.hpp       codec<T>, pack, unpack, read_context, scalars
 //   codec/std_types.hpp  strings, bin, containers, pair, tuple, optional, variant, enums
+//   codec/mpk_types.hpp  mpk::timestamp, system_clock time points, mpk::value
 //   codec/describe.hpp   MPK_MAP, MPK_ARRAY, MPK_FIELD, MPK_ENUM
 #pragma once
 
 // clang-format off: core first, the rest build on it.
 #include "mpk/codec/core.hpp"
 #include "mpk/codec/describe.hpp"
+#include "mpk/codec/mpk_types.hpp"
 #include "mpk/codec/std_types.hpp"
 // clang-format on

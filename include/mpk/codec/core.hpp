@@ -8,8 +8,9 @@
 //     // or, when the codec needs neither strict mode, depth nor its own errors:
 //     static void read(mpk::reader& r, T& out);
 //
-// Errors are sticky on both sides: a codec never returns one, it leaves it in the writer,
-// the reader or the context, and pack/unpack report the first one.
+// Errors are sticky on both sides: a codec never returns one, it leaves it in the writer
+// (writer::set_error) or the reader (reader::set_error, read_context::fail), and pack and
+// unpack report the first one.
 #pragma once
 
 #include <concepts>
@@ -48,12 +49,17 @@ struct unpack_options {
   /// longer: errc::unknown_key). Otherwise unknown keys and extra elements are skipped,
   /// missing ones keep their value, and the last of duplicate keys wins.
   bool strict = false;
+  /// UTF-8 checks of the reader that `unpack(bytes)` makes (`unpack(reader&, ...)` uses the
+  /// reader's): by default std::string and std::u16string members are checked
+  /// (errc::invalid_utf8), std::string_view members and map keys are not.
+  mpk::utf8_check utf8 = mpk::utf8_check::owned;
   /// `unpack(bytes)` only: accept bytes after the value (otherwise errc::trailing_bytes).
   bool allow_trailing_bytes = false;
 };
 
-/// What a decoding carries besides the reader: strict mode, the nesting depth of typed
-/// containers, and the first error that is the codec's own (unknown key, depth, ...).
+/// What a decoding carries besides the reader: strict mode and the nesting depth of typed
+/// containers. Errors live in the reader (sticky, with their offset): a codec reports its
+/// own with `fail` (or `reader::set_error`).
 ///
 /// Codecs that decode containers call `enter` / `leave` around their elements, so that a
 /// recursive type (a struct holding a std::vector of itself) cannot nest beyond
@@ -67,16 +73,11 @@ class read_context {
   bool strict() const noexcept { return strict_; }
   /// Containers currently open (a top-level array or map is depth 1).
   std::uint32_t depth() const noexcept { return depth_; }
-  /// The codec error recorded by fail(), or errc::ok.
-  mpk::error error() const noexcept { return error_; }
 
-  /// Records a codec error at byte `offset` of the input, unless the reader or the context
-  /// already hold one, and stops the reader: every later read on it is a no-op that fails.
-  /// The first error is the one pack/unpack report.
-  void fail(reader& r, errc code, std::size_t offset) noexcept {
-    if (error_.code != errc::ok || !r.ok()) return;
-    error_ = {code, offset};
-    r.reset({});
+  /// Records errc `code` at byte `offset` of the input in the reader, unless it already
+  /// holds an error; the reader stops there (every later read is a no-op that fails).
+  MPK_COLD void fail(reader& r, errc code, std::size_t offset) noexcept {
+    r.set_error({code, offset});
   }
 
   /// Opens a container that starts at byte `offset`; false (and errc::depth_exceeded) when
@@ -92,15 +93,9 @@ class read_context {
   /// Closes the container opened by the last successful enter().
   MPK_ALWAYS_INLINE void leave() noexcept { --depth_; }
 
-  /// The first error of a decoding: the context's, else the reader's.
-  mpk::error first_error(const reader& r) const noexcept {
-    return error_.code != errc::ok ? error_ : r.error();
-  }
-
  private:
   bool strict_ = false;
   std::uint32_t depth_ = 0;
-  mpk::error error_{};
 };
 
 /// The customization point: specialize `mpk::codec<T>` for a type of yours (see the top of
@@ -118,7 +113,7 @@ concept has_codec = requires {
 /// Writes `v` through its codec: the call codecs make for their members and elements.
 /// Errors stay in the writer (see writer::error()).
 template <class S, class T>
-MPK_ALWAYS_INLINE void write_value(writer<S>& w, const T& v) noexcept {
+MPK_ALWAYS_INLINE void pack_value(writer<S>& w, const T& v) noexcept {
   static_assert(has_codec<T>,
                 "mpk: no mpk::codec<T> for this type: describe it with "
                 "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
@@ -126,9 +121,9 @@ MPK_ALWAYS_INLINE void write_value(writer<S>& w, const T& v) noexcept {
 }
 
 /// Reads into `out` through its codec: the call codecs make for their members and elements.
-/// Errors stay in the reader or in `ctx` (see read_context::first_error()).
+/// Errors stay in the reader (sticky; see reader::error()).
 template <class T>
-MPK_ALWAYS_INLINE void read_value(reader& r, T& out, read_context& ctx) {
+MPK_ALWAYS_INLINE void unpack_value(reader& r, T& out, read_context& ctx) {
   static_assert(has_codec<T>,
                 "mpk: no mpk::codec<T> for this type: describe it with "
                 "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
@@ -150,7 +145,7 @@ template <class T>
 [[nodiscard]] result<buffer> pack(const T& v, writer_options options = {}) {
   buffer out;
   writer<buffer> w(out, options);
-  write_value(w, v);
+  pack_value(w, v);
   if (!w.ok()) return w.error();
   return out;  // moved: C++20 implicit move into result<T>(T&&)
 }
@@ -162,7 +157,7 @@ template <class T>
 ///     mpk::writer w(buf);  if (auto e = mpk::pack(order, w).error()) ...
 template <class S, class T>
 result<void> pack(const T& v, writer<S>& w) noexcept {
-  write_value(w, v);
+  pack_value(w, v);
   return w.error();
 }
 
@@ -176,12 +171,12 @@ result<void> pack(const T& v, writer<S>& w) noexcept {
 ///   mode, and duplicate elements of a std::set or keys of a std::map), errc::out_of_range
 ///   (a std::array, std::pair, std::tuple or std::variant of the wrong size or index, an
 ///   enum name that is not known).
-/// After an error, `out` is partly assigned and `r` is stopped: every later read fails.
+/// After an error, `out` is partly assigned and `r` holds the error (see reader::error()).
 template <class T>
 result<void> unpack(reader& r, T& out, const unpack_options& options = {}) {
   read_context ctx(options);
-  read_value(r, out, ctx);
-  return ctx.first_error(r);
+  unpack_value(r, out, ctx);
+  return r.error();
 }
 
 /// Decodes one whole message into a new T (default-constructed first, so members the input
@@ -200,11 +195,11 @@ template <class T>
                 "mpk::unpack<T>: T must be default-"
                 "constructible; unpack into an existing "
                 "object with unpack(reader&, T&)");
-  reader r(bytes, options.limits);
+  reader r(bytes, options.limits, options.utf8);
   read_context ctx(options);
   T out{};
-  read_value(r, out, ctx);
-  if (const mpk::error e = ctx.first_error(r)) return e;
+  unpack_value(r, out, ctx);
+  if (const mpk::error e = r.error()) return e;
   if (!options.allow_trailing_bytes && !r.at_end()) return {errc::trailing_bytes, r.position()};
   return out;  // moved: C++20 implicit move into result<T>(T&&)
 }

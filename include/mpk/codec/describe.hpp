@@ -17,7 +17,7 @@
 #pragma once
 
 #include <array>
-#include <bitset>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -176,12 +176,82 @@ struct layout {
   }
 };
 
+/// Which fields a map has set so far (a std::bitset's set() is a call with a range check).
+template <std::size_t N>
+struct field_set {
+  static constexpr std::size_t words = N == 0 ? 1 : (N + 63) / 64;
+  std::uint64_t bits[words] = {};
+  MPK_ALWAYS_INLINE void set(std::size_t i) noexcept {
+    bits[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+  MPK_ALWAYS_INLINE bool test(std::size_t i) const noexcept {
+    return (bits[i / 64] >> (i % 64)) & 1u;
+  }
+  bool all() const noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+      if (!test(i)) return false;
+    return true;
+  }
+};
+
+/// The unsigned U that memcpy would load from `name` at `at` (native byte order), computed
+/// at compile time.
+template <class U>
+constexpr U constant_word(std::string_view name, std::size_t at) noexcept {
+  U v = 0;
+  for (std::size_t i = 0; i < sizeof(U); ++i) {
+    const auto byte = static_cast<U>(static_cast<unsigned char>(name[at + i]));
+    const std::size_t shift =
+        std::endian::native == std::endian::little ? 8 * i : 8 * (sizeof(U) - 1 - i);
+    v = static_cast<U>(v | static_cast<U>(byte << shift));
+  }
+  return v;
+}
+
+template <class U>
+MPK_ALWAYS_INLINE U load_word(const char* p) noexcept {
+  U v;
+  std::memcpy(&v, p, sizeof(U));
+  return v;
+}
+
+/// True when the bytes at `p` equal those of the key of field I of layout L (as many as it has):
+/// whole-register loads compared with constants, overlapping at the end (2 loads for keys
+/// of 2..16 bytes). A load of fewer bytes into a wider word would stall on store
+/// forwarding, and memcmp is a call.
+template <class L, std::size_t I>
+MPK_ALWAYS_INLINE bool key_equals(const char* p) noexcept {
+  constexpr std::string_view name = L::names[I];
+  constexpr std::size_t n = name.size();
+  if constexpr (n == 0) {
+    return true;
+  } else if constexpr (n == 1) {
+    return p[0] == name[0];
+  } else if constexpr (n <= 8) {
+    using U = std::conditional_t<(n < 4), std::uint16_t, std::uint32_t>;
+    constexpr std::size_t last = n - sizeof(U);
+    constexpr U head = constant_word<U>(name, 0);
+    constexpr U tail = constant_word<U>(name, last);
+    return ((load_word<U>(p) ^ head) | (load_word<U>(p + last) ^ tail)) == 0;
+  } else {
+    return [p]<std::size_t... K>(std::index_sequence<K...>) {
+      constexpr std::size_t last = L::names[I].size() - 8;
+      constexpr std::uint64_t tail = constant_word<std::uint64_t>(L::names[I], last);
+      return ((load_word<std::uint64_t>(p + 8 * K) ==
+               constant_word<std::uint64_t>(L::names[I], 8 * K)) &&
+              ...) &&
+             load_word<std::uint64_t>(p + last) == tail;
+    }
+    (std::make_index_sequence<(n - 1) / 8>{});
+  }
+}
+
 /// The codec of a struct described with MPK_MAP or MPK_ARRAY.
 template <class T>
 struct struct_codec {
   using L = layout<T>;
   static constexpr std::size_t count = L::count;
-  using seen_set = std::bitset<count>;
+  using seen_set = field_set<count>;
 
   template <class S>
   static void write(writer<S>& w, const T& v) noexcept {
@@ -211,14 +281,30 @@ struct struct_codec {
 
   template <std::size_t I, class S>
   MPK_ALWAYS_INLINE static void write_field(writer<S>& w, const T& v) noexcept {
-    if constexpr (L::template segment_size<I> != 0) w.write_raw(L::template segment<I>());
-    write_value(w, L::template member<I>(v));
+    if constexpr (L::template segment_size<I> != 0)
+      put_constant<L::template segment_size<I>>(w, L::encoded.first.data() + L::encoded.second[I]);
+    pack_value(w, L::template member<I>(v));
+  }
+
+  /// Copies N constant bytes straight into the sink: one capacity check and a copy of
+  /// constant size, which the compiler turns into a few moves (write_raw would be a call
+  /// and a memmove of unknown size).
+  template <std::size_t N, class S>
+  MPK_ALWAYS_INLINE static void put_constant(writer<S>& w, const std::byte* bytes) noexcept {
+    if (w.ok()) [[likely]] {
+      if (std::byte* p = w.sink().prepare(N)) [[likely]] {
+        std::memcpy(p, bytes, N);
+        w.sink().commit(N);
+        return;
+      }
+    }
+    w.write_raw({bytes, N});  // a no-op after an error; else records the sink's failure
   }
 
   template <class S, std::size_t... I>
   static void write_old_spec(writer<S>& w, const T& v, std::index_sequence<I...>) noexcept {
     w.begin_map(count);
-    ((w.write_str(L::names[I]), write_value(w, L::template member<I>(v))), ...);
+    ((w.write_str(L::names[I]), pack_value(w, L::template member<I>(v))), ...);
   }
 
   // --- map mode ---
@@ -255,15 +341,17 @@ struct struct_codec {
       other_key(r, ctx);
       return false;
     }
-    const std::size_t key_at = r.position();
+    const std::size_t remaining_before = r.remaining();
     const std::string_view key = r.read_str();
-    constexpr std::string_view name = L::names[I];
-    if (key.size() == name.size() && std::memcmp(key.data(), name.data(), name.size()) == 0)
-        [[likely]] {
+    if (key.size() == L::names[I].size() && key_equals<L, I>(key.data())) [[likely]] {
       seen.set(I);
-      read_value(r, L::template member<I>(v), ctx);
+      unpack_value(r, L::template member<I>(v), ctx);
       return r.ok();
     }
+    if (!r.ok()) return false;
+    // the key's offset, from what it took (position() before the read would cost a call
+    // on the path that matches)
+    const std::size_t key_at = r.position() - (remaining_before - r.remaining());
     dispatch(r, v, ctx, key, key_at, seen);
     return false;
   }
@@ -300,7 +388,7 @@ struct struct_codec {
   template <std::size_t... I>
   static void read_field(reader& r, T& v, read_context& ctx, std::size_t index,
                          std::index_sequence<I...>) {
-    (void)((index == I ? (read_value(r, L::template member<I>(v), ctx), true) : false) || ...);
+    (void)((index == I ? (unpack_value(r, L::template member<I>(v), ctx), true) : false) || ...);
   }
 
   // --- array mode ---
@@ -326,7 +414,7 @@ struct struct_codec {
   template <std::size_t... I>
   MPK_ALWAYS_INLINE static void read_positional(reader& r, T& v, read_context& ctx, std::uint32_t n,
                                                 std::index_sequence<I...>) {
-    ((I < n ? read_value(r, L::template member<I>(v), ctx) : void()), ...);
+    ((I < n ? unpack_value(r, L::template member<I>(v), ctx) : void()), ...);
   }
 };
 
@@ -364,12 +452,12 @@ struct codec<E> {
   static void write(writer<S>& w, E v) noexcept {
     for (const auto& e : entries)
       if (e.value == v) return w.write_str(e.name);
-    write_value(w, static_cast<underlying>(v));
+    pack_value(w, static_cast<underlying>(v));
   }
   static void read(reader& r, E& out, read_context& ctx) {
     if (r.peek() != type::str) {
       underlying u{};
-      read_value(r, u, ctx);
+      unpack_value(r, u, ctx);
       out = static_cast<E>(u);
       return;
     }

@@ -26,10 +26,23 @@
 #include <vector>
 
 #include "mpk/codec/core.hpp"
+#include "mpk/unicode.hpp"
 
 namespace mpk::inline v0 {
 
 namespace detail {
+
+/// UTF-8 validity with a fast path for the short ASCII strings that fill most messages:
+/// is_valid_utf8 is a call (into simdjson when built with it).
+MPK_ALWAYS_INLINE bool is_ascii_or_valid_utf8(std::string_view s) noexcept {
+  if (s.size() <= 16) {
+    unsigned char any = 0;
+    for (char c : s)
+      any = static_cast<unsigned char>(any | static_cast<unsigned char>(c));
+    if (any < 0x80) return true;
+  }
+  return is_valid_utf8(s);
+}
 
 /// Reads an array header, checks that it holds `n` elements (errc::out_of_range otherwise)
 /// and opens its depth level; false on any error.
@@ -55,7 +68,9 @@ inline constexpr bool is_tuple_like_v<std::tuple<E...>> = true;
 
 // --- strings and binaries -------------------------------------------------------------------
 
-/// std::string: a str; the bytes are copied as they are (see docs/codec.md on UTF-8).
+/// std::string: a str, checked for UTF-8 on read as the reader's utf8_check says (by
+/// default it is: errc::invalid_utf8). Written as it is (no check). Reading assigns into the
+/// existing string, so its capacity is reused.
 template <class Traits, class Alloc>
 struct codec<std::basic_string<char, Traits, Alloc>> {
   using type = std::basic_string<char, Traits, Alloc>;
@@ -64,7 +79,26 @@ struct codec<std::basic_string<char, Traits, Alloc>> {
     w.write_str(std::string_view(v.data(), v.size()));
   }
   MPK_ALWAYS_INLINE static void read(reader& r, type& out) {
-    const std::string_view s = r.read_str();
+    const std::size_t at = r.position();
+    const std::string_view s = r.read_str();  // checked already with utf8_check::all
+    if (r.get_utf8_check() == utf8_check::owned && !detail::is_ascii_or_valid_utf8(s)) [[unlikely]]
+      return r.set_error({errc::invalid_utf8, at});
+    out.assign(s.data(), s.size());
+  }
+};
+
+/// std::u16string: a str, transcoded from UTF-16 on write (a lone surrogate is
+/// errc::invalid_utf16, in the writer) and to UTF-16 on read (invalid UTF-8 is
+/// errc::invalid_utf8, whatever the utf8_check).
+template <class Traits, class Alloc>
+struct codec<std::basic_string<char16_t, Traits, Alloc>> {
+  using type = std::basic_string<char16_t, Traits, Alloc>;
+  template <class S>
+  static void write(writer<S>& w, const type& v) noexcept {
+    w.write_str(std::u16string_view(v.data(), v.size()));
+  }
+  static void read(reader& r, type& out) {
+    const std::u16string s = r.read<std::u16string>();
     out.assign(s.data(), s.size());
   }
 };
@@ -109,7 +143,7 @@ struct sequence_codec {
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_array(v.size());
     for (const auto& e : v)
-      write_value(w, e);
+      pack_value(w, e);
   }
   static void read(reader& r, C& out, read_context& ctx) {
     const std::size_t at = r.position();
@@ -121,10 +155,10 @@ struct sequence_codec {
     for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
       if constexpr (std::is_same_v<value_type, bool>) {  // std::vector<bool>: no bool&
         bool e = false;
-        read_value(r, e, ctx);
+        unpack_value(r, e, ctx);
         out.push_back(e);
       } else {
-        read_value(r, out.emplace_back(), ctx);
+        unpack_value(r, out.emplace_back(), ctx);
       }
     }
     ctx.leave();
@@ -139,7 +173,7 @@ struct set_codec {
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_array(v.size());
     for (const auto& e : v)
-      write_value(w, e);
+      pack_value(w, e);
   }
   static void read(reader& r, C& out, read_context& ctx) {
     const std::size_t at = r.position();
@@ -149,7 +183,7 @@ struct set_codec {
     for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
       const std::size_t element_at = r.position();
       typename C::value_type e{};
-      read_value(r, e, ctx);
+      unpack_value(r, e, ctx);
       if (!r.ok()) break;
       if (!out.insert(std::move(e)).second && ctx.strict())
         ctx.fail(r, errc::duplicate_key, element_at);
@@ -166,8 +200,8 @@ struct map_codec {
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_map(v.size());
     for (const auto& [k, e] : v) {
-      write_value(w, k);
-      write_value(w, e);
+      pack_value(w, k);
+      pack_value(w, e);
     }
   }
   static void read(reader& r, C& out, read_context& ctx) {
@@ -178,9 +212,9 @@ struct map_codec {
     for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
       const std::size_t key_at = r.position();
       typename C::key_type k{};
-      read_value(r, k, ctx);
+      unpack_value(r, k, ctx);
       typename C::mapped_type e{};
-      read_value(r, e, ctx);
+      unpack_value(r, e, ctx);
       if (!r.ok()) break;
       auto [it, inserted] = out.try_emplace(std::move(k), std::move(e));
       if (!inserted) {
@@ -221,12 +255,12 @@ requires(!std::is_same_v<T, std::byte>) struct codec<std::array<T, N>> {
   static void write(writer<S>& w, const std::array<T, N>& v) noexcept {
     w.begin_array(N);
     for (const auto& e : v)
-      write_value(w, e);
+      pack_value(w, e);
   }
   static void read(reader& r, std::array<T, N>& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, N)) return;
     for (std::size_t i = 0; i < N && r.ok(); ++i)
-      read_value(r, out[i], ctx);
+      unpack_value(r, out[i], ctx);
     ctx.leave();
   }
 };
@@ -240,11 +274,11 @@ struct codec<T> {
   template <class S>
   static void write(writer<S>& w, const T& v) noexcept {
     w.begin_array(size);
-    std::apply([&](const auto&... e) { (write_value(w, e), ...); }, v);
+    std::apply([&](const auto&... e) { (pack_value(w, e), ...); }, v);
   }
   static void read(reader& r, T& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, size)) return;
-    std::apply([&](auto&... e) { (read_value(r, e, ctx), ...); }, out);
+    std::apply([&](auto&... e) { (unpack_value(r, e, ctx), ...); }, out);
     ctx.leave();
   }
 };
@@ -255,7 +289,7 @@ struct codec<std::optional<T>> {
   template <class S>
   static void write(writer<S>& w, const std::optional<T>& v) noexcept {
     if (v)
-      write_value(w, *v);
+      pack_value(w, *v);
     else
       w.write_nil();
   }
@@ -264,7 +298,7 @@ struct codec<std::optional<T>> {
       out.reset();
       return;
     }
-    read_value(r, out.emplace(), ctx);
+    unpack_value(r, out.emplace(), ctx);
   }
 };
 
@@ -278,7 +312,7 @@ struct codec<std::variant<T...>> {
   static void write(writer<S>& w, const type& v) noexcept {
     w.begin_array(2);
     w.write(v.index());
-    std::visit([&](const auto& e) { write_value(w, e); }, v);
+    std::visit([&](const auto& e) { pack_value(w, e); }, v);
   }
   static void read(reader& r, type& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, 2)) return;
@@ -296,7 +330,7 @@ struct codec<std::variant<T...>> {
   template <std::size_t... I>
   static void read_alternative(reader& r, type& out, read_context& ctx, std::size_t index,
                                std::index_sequence<I...>) {
-    (void)((index == I ? (read_value(r, out.template emplace<I>(), ctx), true) : false) || ...);
+    (void)((index == I ? (unpack_value(r, out.template emplace<I>(), ctx), true) : false) || ...);
   }
 };
 
@@ -310,11 +344,11 @@ requires(std::is_enum_v<E> && !requires { mpk_enum_names(type_tag<E>{}); }) stru
                          std::underlying_type_t<E>>;
   template <class S>
   static void write(writer<S>& w, E v) noexcept {
-    write_value(w, static_cast<underlying>(v));
+    pack_value(w, static_cast<underlying>(v));
   }
   static void read(reader& r, E& out, read_context& ctx) {
     underlying u{};
-    read_value(r, u, ctx);
+    unpack_value(r, u, ctx);
     out = static_cast<E>(u);
   }
 };
