@@ -66,13 +66,29 @@ result<void> document::parse_into(std::span<const std::byte> bytes, limits lim,
     std::memcpy(copy_.get(), bytes.data(), bytes.size());
     input_ = copy_.get();
   }
-  const mpk::error e = run(input_, bytes.size(), lim, options.allow_trailing);
+  utf8_ = options.utf8;
+  mpk::error e = run(input_, bytes.size(), lim, options.allow_trailing);
+  if (!e && options.utf8 == utf8_check::all) e = check_utf8();
   if (e) {
     size_ = 0;
     consumed_ = 0;
     return e;
   }
   return {};
+}
+
+// With utf8_check::all: every str checked after the parse (the parse loop stays free of it);
+// the error names the first bad str in input order.
+mpk::error document::check_utf8() const noexcept {
+  std::size_t first_bad = max_document_input;
+  for (std::size_t i = 0; i < size_; ++i) {
+    const node& x = nodes_[i];
+    if (x.tag != type::str || x.offset >= first_bad) continue;
+    const auto* data = reinterpret_cast<const char*>(input_ + x.offset + x.head);
+    if (!is_valid_utf8(data, static_cast<std::size_t>(x.payload))) first_bad = x.offset;
+  }
+  if (first_bad == max_document_input) return {};
+  return {errc::invalid_utf8, first_bad};
 }
 
 // The parse loop. Each iteration fills the next reserved slot with the value at `p`:
@@ -103,8 +119,15 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
   std::uint32_t depth = 0;
   std::byte pad[16];
 
-  const auto fail = [&](errc ec, const std::byte* at) noexcept {
-    size_ = 0;
+  // The limits in locals: node stores write bytes (which may alias anything), so values
+  // read through `lim` would be reloaded after each one.
+  const std::size_t max_str = lim.max_str_len;
+  const std::size_t max_bin = lim.max_bin_len;
+  const std::size_t max_ext = lim.max_ext_len;
+  const std::uint32_t max_array = lim.max_array_len;
+  const std::uint32_t max_map = lim.max_map_len;
+  const std::uint32_t max_depth = lim.max_depth;
+  const auto fail = [begin](errc ec, const std::byte* at) noexcept {
     return mpk::error{ec, static_cast<std::size_t>(at - begin)};
   };
 
@@ -146,7 +169,7 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
   do {                                                                                             \
     MPK_NEED_(hd);                                                                                 \
     const std::size_t len_ = (len);                                                                \
-    if (len_ > lim.max_ext_len) [[unlikely]]                                                       \
+    if (len_ > max_ext) [[unlikely]]                                                               \
       return fail(errc::limit_exceeded, p);                                                        \
     if (len_ > avail - (hd)) [[unlikely]]                                                          \
       return fail(errc::truncated, p);                                                             \
@@ -171,7 +194,7 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
     }
     if (m < marker::nil) {
       if (m >= marker::fixstr) {
-        MPK_PAYLOAD_(type::str, std::size_t{m & 0x1fu}, 1, lim.max_str_len);
+        MPK_PAYLOAD_(type::str, std::size_t{m & 0x1fu}, 1, max_str);
         goto next_value;
       }
       count = m & 0x0fu;
@@ -238,27 +261,27 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
         goto next_value;
       case marker::str8:
         MPK_NEED_(2);
-        MPK_PAYLOAD_(type::str, std::size_t{u8(h + 1)}, 2, lim.max_str_len);
+        MPK_PAYLOAD_(type::str, std::size_t{u8(h + 1)}, 2, max_str);
         goto next_value;
       case marker::str16:
         MPK_NEED_(3);
-        MPK_PAYLOAD_(type::str, std::size_t{load_be16(h + 1)}, 3, lim.max_str_len);
+        MPK_PAYLOAD_(type::str, std::size_t{load_be16(h + 1)}, 3, max_str);
         goto next_value;
       case marker::str32:
         MPK_NEED_(5);
-        MPK_PAYLOAD_(type::str, std::size_t{load_be32(h + 1)}, 5, lim.max_str_len);
+        MPK_PAYLOAD_(type::str, std::size_t{load_be32(h + 1)}, 5, max_str);
         goto next_value;
       case marker::bin8:
         MPK_NEED_(2);
-        MPK_PAYLOAD_(type::bin, std::size_t{u8(h + 1)}, 2, lim.max_bin_len);
+        MPK_PAYLOAD_(type::bin, std::size_t{u8(h + 1)}, 2, max_bin);
         goto next_value;
       case marker::bin16:
         MPK_NEED_(3);
-        MPK_PAYLOAD_(type::bin, std::size_t{load_be16(h + 1)}, 3, lim.max_bin_len);
+        MPK_PAYLOAD_(type::bin, std::size_t{load_be16(h + 1)}, 3, max_bin);
         goto next_value;
       case marker::bin32:
         MPK_NEED_(5);
-        MPK_PAYLOAD_(type::bin, std::size_t{load_be32(h + 1)}, 5, lim.max_bin_len);
+        MPK_PAYLOAD_(type::bin, std::size_t{load_be32(h + 1)}, 5, max_bin);
         goto next_value;
       case marker::fixext1:
         MPK_EXT_(1, 2);
@@ -303,9 +326,9 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
     }
 
   container : {
-    if (count > (is_map ? lim.max_map_len : lim.max_array_len)) [[unlikely]]
+    if (count > (is_map ? max_map : max_array)) [[unlikely]]
       return fail(errc::limit_exceeded, p);
-    if (depth >= lim.max_depth) [[unlikely]]
+    if (depth >= max_depth) [[unlikely]]
       return fail(errc::depth_exceeded, p);
     // Every slot still owed, at every level, and every new one needs a byte of its own.
     const std::size_t rest = avail - hd;
@@ -323,7 +346,7 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
         nodes = nodes_.get();
       }
       if (depth == stack_capacity_) [[unlikely]] {
-        if (!reserve_stack(std::min<std::size_t>(lim.max_depth, 2 * stack_capacity_)))
+        if (!reserve_stack(std::min<std::size_t>(max_depth, 2 * stack_capacity_)))
           return fail(errc::out_of_memory, p - hd);
         stack = stack_.get();
       }

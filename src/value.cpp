@@ -122,6 +122,59 @@ value::value(const value_ref& ref) : value(shallow_copy(ref)) {
   }
 }
 
+namespace {
+bool is_nonempty_container(const value& v) noexcept {
+  if (const auto* a = v.get_if<value::array_type>()) return !a->empty();
+  if (const auto* m = v.get_if<value::map_type>()) return !m->empty();
+  return false;
+}
+}  // namespace
+
+bool value::has_nested_containers() const noexcept {
+  if (const auto* a = get_if<array_type>()) {
+    for (const value& x : *a)
+      if (is_nonempty_container(x)) return true;
+  } else if (const auto* m = get_if<map_type>()) {
+    for (const auto& [k, x] : *m)
+      if (is_nonempty_container(k) || is_nonempty_container(x)) return true;
+  }
+  return false;
+}
+
+void value::destroy_nested() noexcept {
+  // Moves every non-empty container out of its parent into a flat work list, so that each
+  // destructor call below meets only scalars and emptied (moved-from) containers.
+  std::vector<value> pending;
+  const auto take_children = [&pending](value& parent) {
+    const auto take = [&pending](value& x) {
+      if (is_nonempty_container(x)) pending.push_back(std::move(x));
+    };
+    if (auto* a = parent.get_if<array_type>()) {
+      for (value& x : *a)
+        take(x);
+    } else if (auto* m = parent.get_if<map_type>()) {
+      for (auto& [k, x] : *m) {
+        take(k);
+        take(x);
+      }
+    }
+  };
+#if __cpp_exceptions
+  try {
+#endif
+    take_children(*this);
+    while (!pending.empty()) {
+      value x = std::move(pending.back());
+      pending.pop_back();
+      take_children(x);
+    }  // x dies here with nothing nested left in it
+#if __cpp_exceptions
+  } catch (...) {
+    // Out of memory for the work list: what is left is destroyed the ordinary (nested) way.
+  }
+#endif
+}
+
 std::size_t value::size() const noexcept {
   switch (type()) {
     case type::str:

@@ -191,6 +191,7 @@ void expect_raw_agrees(const value_ref& v) {
 }
 
 static_assert(sizeof(mpk::detail::node) == 16);
+static_assert(sizeof(mpk::value_ref) <= 32);
 
 // --- scalars --------------------------------------------------------------------------------
 
@@ -507,6 +508,34 @@ TEST(Document, CopyOptionOutlivesTheInput) {
   EXPECT_EQ(doc->root()["a"].as<std::string_view>().value(), "xyz");
   EXPECT_EQ(str_of(doc->root()["b"].as<std::span<const std::byte>>().value()), "\xff");
   EXPECT_NE(doc->input().data(), bytes.data());
+}
+
+TEST(Document, Utf8Policies) {
+  // ["ok", <c3 28: not UTF-8>, {<ff: not UTF-8>: 1}]
+  const auto bytes = hex("93 a2 6f 6b a2 c3 28 81 a1 ff 01");
+  {  // owned (the default): the parse passes; copies are checked, views are not
+    const document doc = parse_ok(bytes);
+    EXPECT_EQ(doc.root()[0].as<std::string>().value(), "ok");
+    EXPECT_EQ(doc.root()[1].as<std::string>().error(), (mpk::error{errc::invalid_utf8, 4}));
+    EXPECT_EQ(doc.root()[1].as<std::string_view>().value(), "\xc3\x28");
+    for (auto [k, v] : doc.root()[2].entries()) {
+      EXPECT_EQ(k.as<std::string>().error(), (mpk::error{errc::invalid_utf8, 8}));
+      EXPECT_EQ(v.as<int>().value(), 1);
+    }
+  }
+  {  // all: the first bad str in input order fails the parse
+    EXPECT_EQ(parse_error(bytes, {}, {.utf8 = mpk::utf8_check::all}),
+              (mpk::error{errc::invalid_utf8, 4}));
+    EXPECT_EQ(parse_error(hex("81 a1 ff 01"), {}, {.utf8 = mpk::utf8_check::all}),
+              (mpk::error{errc::invalid_utf8, 1}));
+    EXPECT_TRUE(
+        document::parse(span_of(hex("92 a2 6f 6b a3 e2 9c 93")), {}, {.utf8 = mpk::utf8_check::all})
+            .has_value());
+  }
+  {  // none: nothing is checked
+    const document doc = parse_ok(bytes, {}, {.utf8 = mpk::utf8_check::none});
+    EXPECT_EQ(doc.root()[1].as<std::string>().value(), "\xc3\x28");
+  }
 }
 
 // --- memory -------------------------------------------------------------------------------------

@@ -236,8 +236,49 @@ TEST(Value, ReadValueErrorsAndLimits) {
   }
 }
 
+TEST(Value, ReadValueChecksUtf8LikeTheReader) {
+  const auto bytes = hex("92 a1 61 81 a2 c3 28 01");  // ["a", {<not UTF-8>: 1}]
+  {
+    mpk::reader r{std::span<const std::byte>(bytes)};  // utf8_check::owned: values own strings
+    EXPECT_EQ(mpk::read_value(r).error(), (mpk::error{errc::invalid_utf8, 4}));
+    EXPECT_EQ(r.error(), (mpk::error{errc::invalid_utf8, 4}));
+  }
+  {
+    mpk::reader r{std::span<const std::byte>(bytes), {}, mpk::utf8_check::none};
+    auto v = mpk::read_value(r);
+    ASSERT_TRUE(v.has_value());
+    EXPECT_EQ(bytes_of(*v), to_hex(bytes));
+  }
+}
+
+TEST(Value, DeepValuesAreDestroyedIteratively) {
+  // 1,000,000 levels: nested destructor calls would overflow the stack.
+  value v = 1;
+  for (int i = 0; i < 1000000; ++i) {
+    value outer = (i % 2) ? value::array() : value::map();
+    if (i % 2)
+      outer.push_back(std::move(v));
+    else
+      outer.assign(i, std::move(v));
+    v = std::move(outer);
+  }
+  EXPECT_TRUE(v.is_map() || v.is_array());
+  v = value();  // the old tree is destroyed here
+  EXPECT_TRUE(v.is_nil());
+  // Keys that are containers are taken apart too.
+  value keyed = value::map();
+  value deep_key = value::array();
+  for (int i = 0; i < 100000; ++i) {
+    value outer = value::array();
+    outer.push_back(std::move(deep_key));
+    deep_key = std::move(outer);
+  }
+  keyed.assign(std::move(deep_key), {1, 2});
+  EXPECT_EQ(keyed.size(), 1u);
+}
+
 TEST(Value, DeepValuesAreWrittenAndComparedIteratively) {
-  // 5000 levels: write() and == use explicit stacks (destruction still nests that deep).
+  // 5000 levels: write() and == use explicit stacks.
   value v = 42;
   for (int i = 0; i < 5000; ++i) {
     value outer = value::array();

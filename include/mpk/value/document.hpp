@@ -46,6 +46,11 @@ struct document_options {
   /// errc::trailing_bytes. `document::consumed()` then says where the next value starts: parse
   /// a sequence of messages by parsing `bytes.subspan(doc.consumed())` again.
   bool allow_trailing = false;
+  /// Which strings are checked for valid UTF-8, as for a reader: `owned` (the default)
+  /// checks what as<std::string>() copies out; `all` checks every str (keys included) during
+  /// the parse, so that views are valid too (errc::invalid_utf8 at the first bad str);
+  /// `none` checks nothing.
+  utf8_check utf8 = utf8_check::owned;
 };
 
 namespace detail {
@@ -86,7 +91,7 @@ class entry_iterator;
 /// A (key, value) pair of a map, as entry_iterator yields it.
 struct map_entry;
 
-/// A read-only view of one value inside a document. Cheap to copy (24 bytes); valid while the
+/// A read-only view of one value inside a document. Cheap to copy (32 bytes); valid while the
 /// document lives and is not parsed into again (and, without `copy`, while the input lives).
 ///
 /// A lookup that finds nothing (a missing key, an index past the end, a lookup on a value of
@@ -119,20 +124,24 @@ class value_ref {
   /// The value as a T, with exactly the reader's coercions (the reader's decoders run on the
   /// value's bytes): T is an integer type, bool, float, double, std::nullptr_t,
   /// std::string_view / std::span<const std::byte> (views into the input), mpk::ext_view, or
-  /// std::string (a copy of a str).
+  /// std::string (a copy of a str, checked for UTF-8 unless the document was parsed with
+  /// utf8_check::none).
   ///
   ///     double x = v.as<double>().value_or(0.0);
   ///
   /// Errors (with the value's offset): errc::type_mismatch (another family),
   /// errc::out_of_range (an integer that does not fit T, a finite double beyond float's
-  /// range, an integer a float or double cannot hold exactly); errc::missing_key on a
-  /// missing value (offset of the container searched).
+  /// range, an integer a float or double cannot hold exactly), errc::invalid_utf8 (a
+  /// std::string that is not UTF-8); errc::missing_key on a missing value (offset of the
+  /// container searched).
   template <class T>
   result<T> as() const {
     if (n_ == nullptr) return mpk::error{errc::missing_key, miss_};
     if constexpr (std::is_same_v<T, std::string>) {
       auto s = as<std::string_view>();
       if (!s) return s.error();
+      if (utf8_ != utf8_check::none && !is_valid_utf8(*s))
+        return mpk::error{errc::invalid_utf8, n_->offset};
       return std::string(*s);
     } else {
       using D = detail::decoder_for<T>;
@@ -198,15 +207,16 @@ class value_ref {
   friend class element_iterator;
   friend class entry_iterator;
 
-  value_ref(const detail::node* base, const std::byte* input, std::uint32_t index) noexcept
-      : base_(base), input_(input), n_(base + index) {}
+  value_ref(const detail::node* base, const std::byte* input, std::uint32_t index,
+            utf8_check utf8) noexcept
+      : base_(base), input_(input), n_(base + index), utf8_(utf8) {}
 
   value_ref missing() const noexcept {
     value_ref r;
     r.miss_ = static_cast<std::uint32_t>(offset());
     return r;
   }
-  value_ref at_index(std::uint32_t i) const noexcept { return {base_, input_, i}; }
+  value_ref at_index(std::uint32_t i) const noexcept { return {base_, input_, i, utf8_}; }
   std::uint32_t first_child() const noexcept { return static_cast<std::uint32_t>(n_->payload); }
 
   /// Bytes of the whole value: the header and payload of a scalar, str, bin or ext; for a
@@ -217,6 +227,7 @@ class value_ref {
   const std::byte* input_ = nullptr;
   const detail::node* n_ = nullptr;
   std::uint32_t miss_ = 0;
+  utf8_check utf8_ = utf8_check::owned;
 };
 
 struct map_entry {
@@ -233,7 +244,7 @@ class element_iterator {
   using reference = value_ref;
 
   element_iterator() noexcept = default;
-  value_ref operator*() const noexcept { return {base_, input_, i_}; }
+  value_ref operator*() const noexcept { return {base_, input_, i_, utf8_}; }
   element_iterator& operator++() noexcept {
     ++i_;
     return *this;
@@ -249,11 +260,13 @@ class element_iterator {
 
  private:
   friend class value_ref;
-  element_iterator(const detail::node* base, const std::byte* input, std::uint32_t i) noexcept
-      : base_(base), input_(input), i_(i) {}
+  element_iterator(const detail::node* base, const std::byte* input, std::uint32_t i,
+                   utf8_check utf8) noexcept
+      : base_(base), input_(input), i_(i), utf8_(utf8) {}
   const detail::node* base_ = nullptr;
   const std::byte* input_ = nullptr;
   std::uint32_t i_ = 0;
+  utf8_check utf8_ = utf8_check::owned;
 };
 
 class entry_iterator {
@@ -266,7 +279,7 @@ class entry_iterator {
 
   entry_iterator() noexcept = default;
   map_entry operator*() const noexcept {
-    return {value_ref(base_, input_, i_), value_ref(base_, input_, i_ + 1)};
+    return {value_ref(base_, input_, i_, utf8_), value_ref(base_, input_, i_ + 1, utf8_)};
   }
   entry_iterator& operator++() noexcept {
     i_ += 2;
@@ -283,11 +296,13 @@ class entry_iterator {
 
  private:
   friend class value_ref;
-  entry_iterator(const detail::node* base, const std::byte* input, std::uint32_t i) noexcept
-      : base_(base), input_(input), i_(i) {}
+  entry_iterator(const detail::node* base, const std::byte* input, std::uint32_t i,
+                 utf8_check utf8) noexcept
+      : base_(base), input_(input), i_(i), utf8_(utf8) {}
   const detail::node* base_ = nullptr;
   const std::byte* input_ = nullptr;
   std::uint32_t i_ = 0;
+  utf8_check utf8_ = utf8_check::owned;
 };
 
 struct value_ref::element_range {
@@ -307,13 +322,15 @@ struct value_ref::entry_range {
 inline value_ref::element_range value_ref::elements() const noexcept {
   if (!is_array()) return {};
   const std::uint32_t f = first_child();
-  return {{base_, input_, f}, {base_, input_, f + static_cast<std::uint32_t>(size())}};
+  return {{base_, input_, f, utf8_},
+          {base_, input_, f + static_cast<std::uint32_t>(size()), utf8_}};
 }
 
 inline value_ref::entry_range value_ref::entries() const noexcept {
   if (!is_map()) return {};
   const std::uint32_t f = first_child();
-  return {{base_, input_, f}, {base_, input_, f + 2 * static_cast<std::uint32_t>(size())}};
+  return {{base_, input_, f, utf8_},
+          {base_, input_, f + 2 * static_cast<std::uint32_t>(size()), utf8_}};
 }
 
 inline element_iterator value_ref::begin() const noexcept {
@@ -376,6 +393,8 @@ class document {
   /// errc::invalid_marker (0xc1), errc::limit_exceeded (a length or count above `lim`),
   /// errc::depth_exceeded (containers nested deeper than lim.max_depth),
   /// errc::trailing_bytes (bytes after the value, unless options.allow_trailing),
+  /// errc::invalid_utf8 (with utf8_check::all: the first str, in input order, that is not
+  /// UTF-8),
   /// errc::too_large (an input of 4 GiB or more: offsets are 32-bit),
   /// errc::out_of_memory (the arena could not grow).
   static result<document> parse(std::span<const std::byte> bytes, limits lim = {},
@@ -395,7 +414,7 @@ class document {
   /// The top-level value; missing when the document is empty.
   value_ref root() const noexcept {
     if (size_ == 0) return {};
-    return {nodes_.get(), input_, 0};
+    return {nodes_.get(), input_, 0, utf8_};
   }
 
   /// Bytes of the input the top-level value took: where the next one starts with
@@ -414,6 +433,7 @@ class document {
  private:
   bool reserve_nodes(std::size_t n, std::size_t keep) noexcept;
   bool reserve_stack(std::size_t n) noexcept;
+  mpk::error check_utf8() const noexcept;
   mpk::error run(const std::byte* begin, std::size_t size, const limits& lim,
                  bool allow_trailing) noexcept;
 
@@ -426,6 +446,7 @@ class document {
   std::size_t copy_capacity_ = 0;
   const std::byte* input_ = nullptr;
   std::size_t consumed_ = 0;
+  utf8_check utf8_ = utf8_check::owned;
 };
 
 }  // namespace mpk::inline v0

@@ -43,9 +43,9 @@ namespace mpk::inline v0 {
 /// yourself, use `value::array({...})` (never a map at its top level) and
 /// `value::map({{k, v}, ...})` (any key type).
 ///
-/// Comparison (`==`), write() and the conversion from a value_ref are iterative; destruction
-/// and copies nest C++ calls as deep as the value itself (a value read from input is bounded
-/// by limits::max_depth).
+/// Destruction, comparison (`==`), write() and the conversion from a value_ref are
+/// iterative; only copies nest C++ calls as deep as the value itself (a value read from input
+/// is bounded by limits::max_depth).
 class value {
  public:
   using array_type = std::vector<value>;
@@ -60,6 +60,14 @@ class value {
 
   /// nil.
   value() noexcept = default;
+  value(const value&) = default;
+  value(value&&) noexcept = default;
+  value& operator=(const value&) = default;
+  value& operator=(value&&) noexcept = default;
+  /// Iterative: nested containers are taken apart level by level, never by recursion.
+  ~value() {
+    if (has_nested_containers()) destroy_nested();
+  }
   value(std::nullptr_t) noexcept {}  // NOLINT(implicit)
   /// A boolean. (A template, so that pointers do not convert to bool.)
   template <class T>
@@ -184,6 +192,11 @@ class value {
   friend bool operator==(const value& a, const value& b);
 
  private:
+  /// True when an element, key or value of this array or map is a non-empty container.
+  bool has_nested_containers() const noexcept;
+  /// Destroys the nested containers with a work list instead of nested destructor calls.
+  void destroy_nested() noexcept;
+
   std::variant<std::nullptr_t, bool, std::uint64_t, std::int64_t, float, double, std::string,
                binary_type, extension, array_type, map_type>
       v_;
@@ -268,12 +281,14 @@ void write(writer<S>& w, const value& v) {
 }
 
 /// Reads the next complete value from `r` into an owning value, within the reader's limits
-/// (depth included), and consumes it.
+/// (depth included), and consumes it. Its strings are checked for UTF-8 as the reader checks
+/// what it copies into a std::string: unless the reader's policy is utf8_check::none.
 ///
 ///     mpk::reader r(bytes); auto v = mpk::read_value(r);   // result<mpk::value>
 ///
 /// Errors (also recorded in `r`, sticky): those of reader::skip(): errc::truncated,
-/// errc::invalid_marker, errc::limit_exceeded, errc::depth_exceeded, errc::out_of_memory.
+/// errc::invalid_marker, errc::limit_exceeded, errc::depth_exceeded, errc::out_of_memory;
+/// and errc::invalid_utf8 (offset of the first bad str).
 template <class Policy>
 result<value> read_value(basic_reader<Policy>& r) {
   const std::size_t start = r.position();
@@ -281,8 +296,14 @@ result<value> read_value(basic_reader<Policy>& r) {
   // the document then builds the tree from those checked bytes.
   const std::span<const std::byte> bytes = r.raw_value();
   if (!r.ok()) return r.error();
-  auto doc = document::parse(bytes, r.get_limits());
-  if (!doc) return mpk::error{doc.error().code, start + doc.error().offset};
+  const utf8_check utf8 =
+      r.get_utf8_check() == utf8_check::none ? utf8_check::none : utf8_check::all;
+  auto doc = document::parse(bytes, r.get_limits(), {.utf8 = utf8});
+  if (!doc) {
+    const mpk::error e{doc.error().code, start + doc.error().offset};
+    r.set_error(e);
+    return e;
+  }
   return value(doc->root());
 }
 
