@@ -16,7 +16,7 @@ import re
 import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack"]
+TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode"]
 MAX_SEED = 4096  # libFuzzer's default -max_len
 
 
@@ -128,6 +128,9 @@ def built_vectors():
                  (s("bits"), arr([b"\xc3", b"\xc2"]))]))
     v.append(arr([uint(1), arr([arr([uint(2), arr([])]), arr([uint(3), arr([arr([uint(4), arr([])])])])])]))
     v.append(mp([(s("uset"), arr([uint(1), uint(2), uint(3)])), (s("umap"), mp([(uint(1), s("a"))]))]))
+    # text, for the unicode target: UTF-8, and UTF-16 (little-endian, as the target reads it)
+    text = "h\u00e9llo w\u00f6rld \u2713 \U0001d11e"
+    v += [text.encode(), text.encode("utf-16-le"), b"\xed\xa0\x80", b"\x00\xd8a\x00"]
     # hostile classes, short
     v += [b"\xdd\xff\xff\xff\xff", b"\xdf\xff\xff\xff\xff", b"\xdc\xff\xff", b"\x9f\x01\x01\x01",
           b"\xdb\xff\xff\xff\xff\x5a", b"\xc6\xff\xff\xff\xff", b"\xc9\xff\xff\xff\xff\x01",

@@ -2,13 +2,19 @@
 // every decoding entry point that exists, asserting the exact errc and offset or the
 // documented behaviour, with bounded memory and without recursion.
 //
-// Entry points today (mpk/reader.hpp): the generic read (peek, typed reads and container
-// headers: the walk of fuzz/fuzz_support.hpp), skip(), field_size() and raw_value().
+// Entry points: the reader's generic read (peek, typed reads and container headers: the walk
+// of fuzz/fuzz_support.hpp), skip(), field_size() and raw_value(); document::parse and
+// read_value (mpk/value.hpp); typed unpack (mpk/codec.hpp) and read_timestamp
+// (mpk/ext/timestamp.hpp) where the class concerns them; UTF-8 checks (mpk/unicode.hpp
+// through the reader's utf8_check policy).
 // docs/security.md states the policies these tests hold the library to.
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <mpk/buffer.hpp>
+#include <mpk/codec.hpp>
+#include <mpk/ext/timestamp.hpp>
 #include <mpk/reader.hpp>
+#include <mpk/value.hpp>
 #include <mpk/writer.hpp>
 
 #include <cmath>
@@ -17,6 +23,8 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +32,13 @@
 #include "../fuzz/alloc_count.hpp"
 #include "../fuzz/fuzz_support.hpp"
 #include "support/hex.hpp"
+
+// gtest prints an mpk::error as "offset 3: <message>" (found by argument-dependent lookup).
+namespace mpk::inline v0 {
+void PrintTo(const error& e, std::ostream* os) {
+  *os << e.to_string() << " (errc " << static_cast<int>(e.code) << ")";
+}
+}  // namespace mpk::inline v0
 
 namespace {
 
@@ -90,43 +105,71 @@ outcome via_raw_value(std::span<const std::byte> in, const mpk::limits& lim) {
   return {r.error(), raw.size(), scope.peak()};
 }
 
+/// document::parse (allow_trailing: it takes the first value, like the others).
+outcome via_document(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk_fuzz::alloc_scope scope;
+  const auto doc = mpk::document::parse(in, lim, {.allow_trailing = true});
+  return {doc.error(), doc ? doc->consumed() : 0, scope.peak()};
+}
+/// read_value: an owned mpk::value (checked by the reader, built through a document).
+outcome via_read_value(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk::reader r(in, lim);
+  mpk_fuzz::alloc_scope scope;
+  const auto v = mpk::read_value(r);
+  EXPECT_EQ(v.has_value(), r.ok());
+  return {v.error(), v ? r.position() : 0, scope.peak()};
+}
+
 struct named_entry {
   const char* name;
   entry_point run;
+  /// Bytes it may allocate per input byte, on top of a constant (docs/security.md).
+  std::size_t bytes_per_input_byte;
+  /// Builds a tree: checks every pending item against the bytes left (docs/value.md), so on
+  /// input that ends too early it may report errc::truncated at an outer container.
+  bool builds_tree;
 };
-const named_entry entry_points[] = {{"read", via_read},
-                                    {"skip", via_skip},
-                                    {"field_size", via_field_size},
-                                    {"raw_value", via_raw_value}};
-
-/// Memory any entry point may allocate for an input of n bytes (docs/security.md): its
-/// stack of counts, 8 bytes per open container beyond 64, doubled as it grows.
-std::size_t memory_bound(std::size_t n) {
-  return 24 * n + 8192;
-}
+const named_entry entry_points[] = {
+    // The reader's stack of counts: 8 bytes per open container beyond 64, doubled as it grows.
+    {"read", via_read, 24, false},
+    {"skip", via_skip, 24, false},
+    {"field_size", via_field_size, 24, false},
+    {"raw_value", via_raw_value, 24, false},
+    // 16-byte nodes (at most one per input byte) and 16 bytes of stack per level, doubled.
+    {"document::parse", via_document, 64, true},
+    // The document, then the owned value's nodes.
+    {"read_value", via_read_value, 256, true},
+};
 
 /// Runs every entry point on `in` and checks that each reports `expected` (an error, or
-/// errc::ok and `size` bytes taken) within the memory bound.
-void expect_all(const bytes& in, const mpk::limits& lim, mpk::error expected,
-                std::size_t size = 0) {
+/// errc::ok and `size` bytes taken) within its memory bound. With `early_truncation`, the
+/// tree builders may instead report errc::truncated at an earlier offset (documented).
+void expect_all(const bytes& in, const mpk::limits& lim, mpk::error expected, std::size_t size = 0,
+                bool early_truncation = false, bool with_owned_value = true) {
   for (const auto& ep : entry_points) {
+    if (!with_owned_value && ep.run == via_read_value) continue;
     const outcome o = ep.run(in, lim);
-    EXPECT_EQ(o.err.code, expected.code) << ep.name << ": got " << o.err.to_string() << " for "
-                                         << mpk_test::to_hex(in).substr(0, 60);
-    EXPECT_EQ(o.err.offset, expected.offset) << ep.name;
+    if (early_truncation && ep.builds_tree && o.err != expected) {
+      EXPECT_EQ(o.err.code, errc::truncated) << ep.name;
+      EXPECT_LT(o.err.offset, expected.offset) << ep.name;
+    } else {
+      EXPECT_EQ(o.err.code, expected.code) << ep.name << ": got " << o.err.to_string() << " for "
+                                           << mpk_test::to_hex(in).substr(0, 60);
+      EXPECT_EQ(o.err.offset, expected.offset) << ep.name;
+    }
     if (!expected) {
       EXPECT_EQ(o.size, size) << ep.name;
     }
-    EXPECT_LE(o.peak_alloc, memory_bound(in.size())) << ep.name;
+    EXPECT_LE(o.peak_alloc, ep.bytes_per_input_byte * in.size() + 16 * 1024) << ep.name;
   }
 }
 
 /// Runs `fn` on a thread whose stack is only 256 KiB: enough for any non-recursive
 /// decoder, far too little for one that recurses once per nesting level on 100000 levels.
-void on_small_stack(const std::function<void()>& fn) {
+void on_small_stack(const std::function<void()>& fn, std::size_t stack_size = 256 * 1024) {
   pthread_attr_t attr;
   ASSERT_EQ(pthread_attr_init(&attr), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, stack_size), 0);
   pthread_t thread;
   auto trampoline = [](void* arg) -> void* {
     (*static_cast<const std::function<void()>*>(arg))();
@@ -255,7 +298,7 @@ TEST(Hostile, EveryTruncationOfValidMessages) {
       const outcome first = via_skip(prefix, defaults);
       EXPECT_EQ(first.err.code, errc::truncated) << "cut at " << cut;
       EXPECT_LE(first.err.offset, cut);
-      expect_all(prefix, defaults, first.err);
+      expect_all(prefix, defaults, first.err, 0, /*early_truncation=*/true);
     }
   }
 }
@@ -314,7 +357,9 @@ TEST(Hostile, DeepNestingWithoutLimitsUsesNoStack) {
   // Trusted limits: 100000 levels are walked, on a 256 KiB stack, in bounded memory.
   on_small_stack([] {
     for (const bytes& in : {deep_arrays(), deep_map_keys(), deep_map_values()}) {
-      expect_all(in, trusted, {}, in.size());
+      // Not read_value: an owned mpk::value is destroyed by recursion as deep as the value
+      // (documented in value/owned.hpp: bounded by limits::max_depth, which trusted lifts).
+      expect_all(in, trusted, {}, in.size(), false, /*with_owned_value=*/false);
       mpk::unchecked_reader u(in);
       EXPECT_EQ(u.field_size(), in.size());
     }
@@ -464,6 +509,200 @@ TEST(Hostile, ReuseAfterAnError) {
   EXPECT_EQ(r.read_array_header(), 2u);
   EXPECT_EQ(r.read<int>() + r.read<int>(), 3);
   EXPECT_TRUE(r.ok() && r.at_end());
+}
+
+// --- the tree builders see truncation earlier ---------------------------------------------
+
+TEST(Hostile, TreeBuildersReportTruncationAtTheOuterContainer) {
+  // {{{{{nil: ?}: ?}: ?}: ?}: ?}: four values owed, and no byte left for them. The reader
+  // meets the end of the input at the fifth map; document::parse checks everything still owed
+  // at every level against the bytes left, and stops at the third (docs/value.md).
+  const bytes in = hex("81 81 81 81 81 c0");
+  EXPECT_EQ(via_skip(in, defaults).err, (mpk::error{errc::truncated, 4}));
+  EXPECT_EQ(via_document(in, defaults).err, (mpk::error{errc::truncated, 2}));
+  EXPECT_EQ(via_read_value(in, defaults).err, (mpk::error{errc::truncated, 4}));
+  // Too deep and too short at once: each reports what it meets first.
+  const mpk::limits shallow{.max_depth = 3};
+  EXPECT_EQ(via_skip(in, shallow).err, (mpk::error{errc::depth_exceeded, 3}));
+  EXPECT_EQ(via_document(in, shallow).err, (mpk::error{errc::truncated, 2}));
+}
+
+// --- typed unpack ------------------------------------------------------------------------
+
+namespace typed {
+struct node {
+  std::int32_t value = 0;
+  std::vector<node> children;
+};
+MPK_ARRAY(node, value, children);
+}  // namespace typed
+
+template <class T>
+mpk::error unpack_error(const bytes& in, mpk::unpack_options opts = {}) {
+  return mpk::unpack<T>(in, opts).error();
+}
+
+TEST(Hostile, UnpackLiesAndSizeArithmetic) {
+  using vec = std::vector<std::int32_t>;
+  using dict = std::map<std::string, std::int32_t>;
+  EXPECT_EQ(unpack_error<vec>(hex("dd ff ff ff ff")), (mpk::error{errc::limit_exceeded, 0}));
+  EXPECT_EQ(unpack_error<vec>(hex("dc ff ff")), (mpk::error{errc::truncated, 0}));
+  EXPECT_EQ(unpack_error<vec>(hex("9f 01 01 01")), (mpk::error{errc::truncated, 0}));
+  EXPECT_EQ(unpack_error<std::string>(hex("db ff ff ff ff 5a")),
+            (mpk::error{errc::limit_exceeded, 0}));
+  EXPECT_EQ(unpack_error<std::vector<std::byte>>(hex("c6 ff ff ff ff")),
+            (mpk::error{errc::limit_exceeded, 0}));
+  EXPECT_EQ(unpack_error<dict>(hex("df 40 00 00 00")), (mpk::error{errc::limit_exceeded, 0}));
+  EXPECT_EQ(unpack_error<dict>(hex("df 80 00 00 00"), {.limits = trusted}),
+            (mpk::error{errc::truncated, 0}));
+  EXPECT_EQ(unpack_error<dict>(hex("81 a1 61 dd ff ff ff ff")),
+            (mpk::error{errc::type_mismatch, 3}));
+  using dict_of_vec = std::map<std::string, vec>;
+  EXPECT_EQ(unpack_error<dict_of_vec>(hex("81 a1 61 dd ff ff ff ff")),
+            (mpk::error{errc::limit_exceeded, 3}));
+  EXPECT_EQ(unpack_error<vec>(hex("91 c1")), (mpk::error{errc::invalid_marker, 1}));
+}
+
+TEST(Hostile, UnpackAmplificationIsBoundedBySizeofElement) {
+  // 65538 bytes declare 65535 empty strings: valid, and they cost sizeof(std::string) each.
+  const bytes in = concat(hex("dc ff ff"), bytes(65535, std::byte{0xa0}));
+  mpk_fuzz::alloc_scope scope;
+  const auto v = mpk::unpack<std::vector<std::string>>(in);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->size(), 65535u);
+  EXPECT_LE(scope.peak(), 2 * sizeof(std::string) * in.size() + 16 * 1024);
+}
+
+TEST(Hostile, UnpackDeepRecursiveTypeStopsAtTheDepthLimit) {
+  // node = [value, [children...]]: "92 00 91" per level, two containers per level. The
+  // container at depth 513 is the node of level 256, at offset 3 * 256.
+  const bytes in = concat(repeat(hex("92 00 91"), deep), hex("92 00 90"));
+  // The codec recurses once per typed container, as deep as limits::max_depth allows
+  // (codec/core.hpp): 512 levels take more than 256 KiB of stack in a debug build, so this
+  // runs on 2 MiB; with max_depth = 32 the small stack is plenty.
+  on_small_stack(
+      [&] {
+        EXPECT_EQ(unpack_error<typed::node>(in), (mpk::error{errc::depth_exceeded, 768}));
+      },
+      2 * 1024 * 1024);
+  on_small_stack([&] {
+    EXPECT_EQ(unpack_error<typed::node>(in, {.limits = {.max_depth = 32}}),
+              (mpk::error{errc::depth_exceeded, 48}));
+  });
+  // Arrays 100000 deep into a type that nests: the same limit, the same small stack.
+  on_small_stack([] {
+    EXPECT_EQ(unpack_error<std::vector<std::vector<std::int32_t>>>(deep_arrays()),
+              (mpk::error{errc::type_mismatch, 2}));
+  });
+}
+
+TEST(Hostile, UnpackIntegersAndTrailingBytes) {
+  EXPECT_EQ(unpack_error<std::int64_t>(hex("cf ff ff ff ff ff ff ff ff")),
+            (mpk::error{errc::out_of_range, 0}));
+  EXPECT_EQ(unpack_error<std::int32_t>(hex("d3 80 00 00 00 00 00 00 00")),
+            (mpk::error{errc::out_of_range, 0}));
+  EXPECT_EQ(unpack_error<std::uint64_t>(hex("d3 80 00 00 00 00 00 00 00")),
+            (mpk::error{errc::out_of_range, 0}));
+  EXPECT_EQ(*mpk::unpack<std::int64_t>(hex("d3 80 00 00 00 00 00 00 00")),
+            std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(unpack_error<std::int32_t>(hex("01 02")), (mpk::error{errc::trailing_bytes, 1}));
+  EXPECT_EQ(*mpk::unpack<std::int32_t>(hex("01 02"), {.allow_trailing_bytes = true}), 1);
+  const bytes two = hex("01 02");
+  EXPECT_EQ(mpk::document::parse(two).error(), (mpk::error{errc::trailing_bytes, 1}));
+}
+
+TEST(Hostile, DuplicateAndOddMapKeys) {
+  using dict = std::map<std::string, std::int32_t>;
+  const bytes dup = hex("82 a1 61 01 a1 61 02");  // {"a": 1, "a": 2}
+  // Non-strict: the last one wins. Strict: errc::duplicate_key at the second key.
+  EXPECT_EQ(mpk::unpack<dict>(dup)->at("a"), 2);
+  EXPECT_EQ(unpack_error<dict>(dup, {.strict = true}), (mpk::error{errc::duplicate_key, 4}));
+  // The document keeps both entries; lookups find the last.
+  const auto doc = mpk::document::parse(dup);
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->root().size(), 2u);
+  EXPECT_EQ(*doc->root()["a"].as<int>(), 2);
+  // A key of another type than the target's: type_mismatch at the key.
+  EXPECT_EQ(unpack_error<dict>(hex("81 90 01")), (mpk::error{errc::type_mismatch, 1}));
+  EXPECT_EQ(unpack_error<dict>(hex("81 c0 01")), (mpk::error{errc::type_mismatch, 1}));
+  // NaN keys: the document compares keys by bits, so a NaN key finds the same NaN.
+  const bytes nan_keys = hex("82 cb 7f f8 00 00 00 00 00 00 01 cb 7f f8 00 00 00 00 00 00 02");
+  const auto nan_doc = mpk::document::parse(nan_keys);
+  ASSERT_TRUE(nan_doc.has_value());
+  const auto first_key = nan_doc->root().entries().begin();
+  EXPECT_EQ(*nan_doc->root().find((*first_key).key).as<int>(), 2);
+}
+
+// --- UTF-8 policy ------------------------------------------------------------------------
+
+TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
+  // overlong, surrogate, above U+10FFFF, truncated, a lone continuation byte
+  for (const char* h : {"a2 c0 80", "a3 ed a0 80", "a4 f4 90 80 80", "a2 e2 82", "a1 80"}) {
+    SCOPED_TRACE(h);
+    const bytes in = hex(h);
+    const mpk::error bad{errc::invalid_utf8, 0};
+    {
+      mpk::reader r(in);  // default policy: owned strings are checked
+      (void)r.read<std::string>();
+      EXPECT_EQ(r.error(), bad);
+    }
+    {
+      mpk::reader r(in);
+      (void)r.read<std::u16string>();
+      EXPECT_EQ(r.error(), bad);
+    }
+    {
+      mpk::reader r(in, {}, mpk::utf8_check::all);  // views too
+      (void)r.read_str();
+      EXPECT_EQ(r.error(), bad);
+    }
+    {
+      mpk::reader r(in, {}, mpk::utf8_check::none);  // raw bytes, on request
+      EXPECT_EQ(r.read<std::string>().size(), in.size() - 1);
+      EXPECT_TRUE(r.ok());
+    }
+    EXPECT_FALSE(mpk::is_valid_utf8(
+        std::string_view(reinterpret_cast<const char*>(in.data()) + 1, in.size() - 1)));
+  }
+  // An embedded NUL is valid UTF-8: kept as it is.
+  EXPECT_EQ(*mpk::unpack<std::string>(hex("a3 61 00 62")), std::string("a\0b", 3));
+}
+
+// --- timestamps --------------------------------------------------------------------------
+
+TEST(Hostile, TimestampsOutOfRange) {
+  const bytes ns64 = hex("d7 ff ee 6b 28 00 00 00 00 00");  // nanoseconds = 10^9
+  const bytes ns96 = hex("c7 0c ff 3b 9a ca 00 00 00 00 00 00 00 00 00");
+  const bytes odd_size = hex("c7 05 ff 00 00 00 00 00");
+  for (const bytes& in : {ns64, ns96, odd_size}) {
+    mpk::reader r(in);
+    (void)mpk::read_timestamp(r);
+    EXPECT_EQ(r.error(), (mpk::error{errc::invalid_timestamp, 0}));
+  }
+  // seconds = INT64_MAX is a valid timestamp, beyond what a time_point holds.
+  const bytes max_secs = hex("c7 0c ff 00 00 00 00 7f ff ff ff ff ff ff ff");
+  mpk::reader r(max_secs);
+  const mpk::timestamp ts = mpk::read_timestamp(r);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(ts.seconds, std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(mpk::to_time_point(ts).error().code, errc::out_of_range);
+  // A timestamp-typed read on another type of extension.
+  const bytes other = hex("d6 05 00 00 00 01");
+  mpk::reader o(other);
+  (void)mpk::read_timestamp(o);
+  EXPECT_EQ(o.error(), (mpk::error{errc::type_mismatch, 0}));
+}
+
+// --- reuse of a document after an error --------------------------------------------------
+
+TEST(Hostile, DocumentReuseAfterAnError) {
+  mpk::document doc;
+  const bytes bad = hex("92 01 c1");
+  EXPECT_EQ(doc.parse_into(bad).error(), (mpk::error{errc::invalid_marker, 2}));
+  EXPECT_FALSE(doc.root().exists());
+  const bytes good = hex("92 01 02");
+  ASSERT_TRUE(doc.parse_into(good).has_value());
+  EXPECT_EQ(*doc.root()[1].as<int>(), 2);
 }
 
 }  // namespace
