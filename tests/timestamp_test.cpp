@@ -16,6 +16,10 @@
 #include <ctime>
 #include <msgpack.hpp>
 #endif
+#ifdef MPK_TEST_PYTHON3
+#include <cstdio>
+#include <sstream>
+#endif
 
 namespace {
 
@@ -256,6 +260,43 @@ TEST(TimestampInterop, SameBytesAsMsgpackCxx) {
     const timespec back = oh.get().as<timespec>();
     EXPECT_EQ(back.tv_sec, spec.tv_sec);
     EXPECT_EQ(back.tv_nsec, spec.tv_nsec);
+  }
+}
+#endif
+
+#ifdef MPK_TEST_PYTHON3
+// The other real peer: msgpack-python packs each boundary's Timestamp to mpk's bytes, and
+// unpacks mpk's bytes to the same seconds and nanoseconds.
+TEST(TimestampInterop, SameBytesAsMsgpackPython) {
+  std::string cmd = std::string(MPK_TEST_PYTHON3) +
+                    " -c 'import msgpack, sys\n"
+                    "for a in sys.argv[1:]:\n"
+                    "    s, ns, ours = a.split(\":\")\n"
+                    "    t = msgpack.unpackb(bytes.fromhex(ours))\n"
+                    "    print(msgpack.packb(msgpack.Timestamp(int(s), int(ns))).hex(), "
+                    "t.seconds, t.nanoseconds)\n'";
+  for (const vector_case& v : vectors) {
+    std::string ours = written(v.ts);
+    std::erase(ours, ' ');
+    cmd += " " + std::to_string(v.ts.seconds) + ":" + std::to_string(v.ts.nanoseconds) + ":" + ours;
+  }
+  std::FILE* pipe = popen(cmd.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char chunk[256];
+  while (std::size_t n = std::fread(chunk, 1, sizeof chunk, pipe))
+    out.append(chunk, n);
+  ASSERT_EQ(pclose(pipe), 0) << "python3 with msgpack (Debian: python3-msgpack) failed: " << out;
+  std::istringstream lines(out);
+  for (const vector_case& v : vectors) {
+    std::string theirs;
+    std::int64_t s = 0;
+    std::uint32_t ns = 0;
+    ASSERT_TRUE(lines >> theirs >> s >> ns) << out;
+    std::string expected = v.bytes;
+    std::erase(expected, ' ');
+    EXPECT_EQ(theirs, expected);
+    EXPECT_EQ((mpk::timestamp{s, ns}), v.ts);
   }
 }
 #endif
