@@ -180,6 +180,12 @@ TEST(TimestampChrono, FromTimePoints) {
   EXPECT_EQ(mpk::to_timestamp(sys_days(days(2))).value(), (mpk::timestamp{172800, 0}));
   EXPECT_EQ(mpk::to_timestamp(sys_time<nanoseconds>::max()).value(),
             (mpk::timestamp{i64_max / 1'000'000'000, i64_max % 1'000'000'000}));
+  // An unsigned count beyond int64.
+  using u64_ns = duration<std::uint64_t, std::nano>;
+  EXPECT_EQ(mpk::to_timestamp(sys_time<u64_ns>(u64_ns(std::uint64_t{1} << 63))).error().code,
+            mpk::errc::out_of_range);
+  EXPECT_EQ(mpk::to_timestamp(sys_time<u64_ns>(u64_ns(5'000'000'001))).value(),
+            (mpk::timestamp{5, 1}));
   // Days whose seconds overflow int64.
   EXPECT_EQ(mpk::to_timestamp(sys_days(days(i64_max / 1000))).error().code,
             mpk::errc::out_of_range);

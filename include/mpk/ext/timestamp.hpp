@@ -17,6 +17,7 @@
 #include <limits>
 #include <ratio>
 #include <type_traits>
+#include <utility>
 
 #include "mpk/detail/endian.hpp"
 #include "mpk/error.hpp"
@@ -60,13 +61,16 @@ inline constexpr bool timestamp_duration = std::is_integral_v<typename Duration:
 ///
 ///     mpk::result<mpk::timestamp> t = mpk::to_timestamp(std::chrono::system_clock::now());
 ///
-/// Errors: errc::out_of_range (a coarse duration, e.g. days, whose seconds overflow int64).
+/// Errors: errc::out_of_range (a count beyond int64, or a coarse duration, e.g. days, whose
+/// seconds overflow int64).
 template <class Duration>
 [[nodiscard]] result<timestamp> to_timestamp(std::chrono::sys_time<Duration> tp) noexcept {
   static_assert(detail::timestamp_duration<Duration>,
                 "mpk::to_timestamp: the duration must count whole units of seconds or of a "
                 "decimal fraction of a second (ms, us, ns), or of whole seconds multiples");
   using period = typename Duration::period;
+  if (!std::in_range<std::int64_t>(tp.time_since_epoch().count()))  // an unsigned rep
+    return mpk::error{errc::out_of_range, 0};
   const auto count = static_cast<std::int64_t>(tp.time_since_epoch().count());
   if constexpr (period::den == 1) {
     std::int64_t s;
