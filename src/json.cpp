@@ -123,7 +123,7 @@ void append_json_string(std::string& out, std::string_view s) {
 void append_double(std::string& out, double d) {
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, d);
-  out.append(buf, r.ptr);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
   // Shortest text of an integral double has neither '.' nor exponent ("1"): add ".0" so
   // that it reads back as a float, not an integer.
   if (std::memchr(buf, '.', static_cast<std::size_t>(r.ptr - buf)) == nullptr &&
@@ -134,7 +134,7 @@ void append_double(std::string& out, double d) {
 void append_float(std::string& out, float f) {
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, f);
-  out.append(buf, r.ptr);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
   if (std::memchr(buf, '.', static_cast<std::size_t>(r.ptr - buf)) == nullptr &&
       std::memchr(buf, 'e', static_cast<std::size_t>(r.ptr - buf)) == nullptr)
     out += ".0";
@@ -150,7 +150,7 @@ template <class T>
 void append_int(std::string& out, T v) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
 }
 
 /// "nan", "-nan", "inf", "-inf", or "nan:<hex bits>" for a NaN with another sign or payload
@@ -170,7 +170,7 @@ void append_special(std::string& out, F v) {
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, bits, 16);
     out += "\"nan:";
-    out.append(buf, r.ptr);
+    out.append(buf, static_cast<std::size_t>(r.ptr - buf));
     out += '"';
   }
 }

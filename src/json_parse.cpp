@@ -305,25 +305,26 @@ constexpr bool is_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/// Where each top-level JSON text of `s` starts and ends: a scan of brackets and strings
-/// only (no validation; simdjson does that). A text that never ends runs to the end of the
-/// input, where simdjson reports it.
-std::vector<std::pair<std::size_t, std::size_t>> split_texts(std::string_view s) {
-  std::vector<std::pair<std::size_t, std::size_t>> texts;
+/// Finds the top-level JSON texts of `s`, calling `text(from, to)` for each: a scan of
+/// brackets and strings only (no validation: simdjson does that). A text that never ends
+/// runs to the end of the input, where simdjson reports it.
+template <class Text>
+void split_texts(std::string_view s, Text&& text) {
   const std::size_t n = s.size();
+  const char* const d = s.data();
   std::size_t i = 0;
   for (;;) {
-    while (i < n && is_space(s[i]))
+    while (i < n && is_space(d[i]))
       ++i;
-    if (i == n) return texts;
+    if (i == n) return;
     const std::size_t start = i;
     std::size_t depth = 0;
     do {
-      const char c = s[i];
+      const char c = d[i];
       if (c == '"') {
         // To the closing quote, past escapes.
-        for (++i; i < n && s[i] != '"'; ++i)
-          if (s[i] == '\\') ++i;
+        for (++i; i < n && d[i] != '"'; ++i)
+          if (d[i] == '\\') ++i;
         if (i < n) ++i;
       } else if (c == '[' || c == '{') {
         ++depth;
@@ -333,14 +334,25 @@ std::vector<std::pair<std::size_t, std::size_t>> split_texts(std::string_view s)
         ++i;
       } else if (depth == 0) {
         // A scalar: up to whitespace or the next text.
-        while (i < n && !is_space(s[i]) && s[i] != '[' && s[i] != '{' && s[i] != '"')
+        while (i < n && !is_space(d[i]) && d[i] != '[' && d[i] != '{' && d[i] != '"')
           ++i;
       } else {
         ++i;
       }
     } while (depth != 0 && i < n);
-    texts.emplace_back(start, i > n ? n : i);
+    if (i > n) i = n;
+    text(start, i);
   }
+}
+
+/// Where the `k`-th text of `s` starts (for error messages).
+std::size_t text_start(std::string_view s, std::size_t k) {
+  std::size_t at = 0;
+  std::size_t seen = 0;
+  split_texts(s, [&](std::size_t from, std::size_t) {
+    if (seen++ == k) at = from;
+  });
+  return at;
 }
 
 errc code_and_reason(simdjson::error_code e, const char*& why) noexcept {
@@ -362,48 +374,64 @@ result<std::size_t> from_json(std::string_view json, buffer& out, const from_jso
     if (why != nullptr) *why = reason != nullptr ? reason : message(code);
     return error{code, at};
   };
-  const auto texts = split_texts(json);
-  if (texts.empty()) return std::size_t{0};
-
+  // One text (the usual case): one parse of a padded copy.
+  simdjson::padded_string padded(json);
   dom::parser parser;
   builder b(out, options);
-  const char* reason = nullptr;  // set by code_and_reason
-  if (texts.size() > 1) {
-    // Several texts (JSON Lines): simdjson 3.0's parse_many copies the rest of its batch for
-    // every top-level number, which is quadratic on a stream of numbers. One array of all the
-    // texts parses in one pass instead; if it fails, the texts are parsed one by one below to
-    // find which one is wrong, and where.
-    std::string joined;
-    joined.reserve(json.size() + texts.size() + 2 + simdjson::SIMDJSON_PADDING);
-    joined += '[';
-    for (const auto& [from, to] : texts) {
-      joined.append(json.data() + from, to - from);
-      joined += ',';
-    }
-    joined.back() = ']';
-    dom::array all;
-    if (parser.parse(joined).get_array().get(all) == simdjson::SUCCESS) {
-      std::size_t k = 0;
-      for (dom::element e : all) {
-        if (const failure f = b.run(e); f.code != errc::ok)
-          return fail(f.code, texts[k].first, f.why);
-        ++k;
-      }
-      return k;
+  {
+    dom::element root;
+    if (parser.parse(padded).get(root) == simdjson::SUCCESS) {
+      if (const failure f = b.run(root); f.code != errc::ok)
+        return fail(f.code, text_start(json, 0), f.why);
+      return std::size_t{1};
     }
   }
-  simdjson::padded_string padded(json);
+  // Several texts (JSON Lines): simdjson 3.0's parse_many copies the rest of its batch for
+  // every top-level number, which is quadratic on a stream of numbers. One array of all the
+  // texts parses in one pass instead; if that fails, the texts are parsed one by one to
+  // find which one is wrong, and where.
+  std::string joined;
+  joined.reserve(json.size() + 2 + simdjson::SIMDJSON_PADDING);
+  joined += '[';
+  std::size_t texts = 0;
+  split_texts(json, [&](std::size_t from, std::size_t to) {
+    joined.append(json.data() + from, to - from);
+    joined += ',';
+    ++texts;
+  });
+  if (texts == 0) return std::size_t{0};
+  joined.back() = ']';
+
+  dom::array all;
+  if (texts > 1 && parser.parse(joined).get_array().get(all) == simdjson::SUCCESS) {
+    std::size_t k = 0;
+    for (dom::element e : all) {
+      if (const failure f = b.run(e); f.code != errc::ok)
+        return fail(f.code, text_start(json, k), f.why);
+      ++k;
+    }
+    return k;
+  }
+  joined = {};
   std::size_t count = 0;
-  for (const auto& [from, to] : texts) {
+  const char* reason = nullptr;  // set by code_and_reason
+  error first{};
+  split_texts(json, [&](std::size_t from, std::size_t to) {
+    if (first) return;
     dom::element root;
     // The padded copy has readable bytes after every text, as simdjson requires.
     if (auto e = parser.parse(padded.data() + from, to - from, false).get(root)) {
-      const errc code = code_and_reason(e, reason);
-      return fail(code, from, reason);
+      first = {code_and_reason(e, reason), from};
+      return;
     }
-    if (const failure f = b.run(root); f.code != errc::ok) return fail(f.code, from, f.why);
+    if (const failure f = b.run(root); f.code != errc::ok) {
+      first = {f.code, from};
+      reason = f.why;
+      return;
+    }
     ++count;
-  }
+  });
+  if (first) return fail(first.code, first.offset, reason);
   return count;
 }
 
