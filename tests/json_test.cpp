@@ -293,6 +293,35 @@ TEST(FromJson, JsonLines) {
   EXPECT_EQ(none.size(), 0u);
 }
 
+TEST(FromJson, LongStreamsOfScalars) {
+  // Many top-level numbers and strings (W1-like JSON Lines) in order, with their forms.
+  std::string text;
+  mpk::buffer want;
+  mpk::writer w(want);
+  for (int i = 0; i < 20000; ++i) {
+    text += std::to_string(i * 7 - 70000) + (i % 3 == 0 ? "\n\"s\"\n" : " ");
+    w.write(i * 7 - 70000);
+    if (i % 3 == 0) w.write("s");
+  }
+  mpk::buffer out;
+  auto n = mpk::from_json(text, out);
+  ASSERT_TRUE(n);
+  EXPECT_EQ(*n, 20000u + 6667u);
+  EXPECT_EQ(to_hex(out.bytes()), to_hex(want.bytes()));
+}
+
+TEST(FromJson, ErrorsInAStreamPointAtTheirText) {
+  // A syntax error, and a bad lossless payload, in the third text of a stream.
+  EXPECT_EQ(packed_of("1\n2\n [3,,]\n4"), err(errc::invalid_argument, 5));
+  EXPECT_EQ(packed_of("1\n2\n {\"$bin\": 7}\n4", {.lossless = true}),
+            err(errc::invalid_argument, 5));
+  EXPECT_EQ(packed_of("  {\"$bin\": 7}", {.lossless = true}), err(errc::invalid_argument, 2));
+  mpk::buffer out;
+  auto n = mpk::from_json("1\n2\n [3,,]\n4", out);
+  EXPECT_FALSE(n);
+  EXPECT_EQ(to_hex(out.bytes()), "01 02");  // the values before the error are written
+}
+
 TEST(FromJson, ErrorsCarryTheOffsetOfTheirText) {
   EXPECT_EQ(packed_of("[1]\n[1,]"), err(errc::invalid_argument, 4));
   EXPECT_EQ(packed_of("[1]\n[2,"), err(errc::invalid_argument, 4));
