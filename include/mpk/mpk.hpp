@@ -1,17 +1,28 @@
 // mpk/mpk.hpp - the whole library.
 //
-// Layers, each depending only on those above it:
-//   format.hpp   wire-format constants, mpk::type, the first-byte table
-//   error.hpp    errc, error (code + byte offset), result<T>
-//   buffer.hpp   buffer, span_sink, stream_sink
-//   writer.hpp   writer<Sink>: values and container headers to a sink
-//   reader.hpp   reader: values from bytes, skip, field_size, limits
+// Layers, each depending only on those above it (writer and reader know nothing of the tree
+// or of your types):
+//   format.hpp         wire-format constants, mpk::type, the first-byte table
+//   error.hpp          errc, error (code + byte offset), result<T>
+//   buffer.hpp         buffer, span_sink, stream_sink
+//   unicode.hpp        UTF-8 validation, UTF-16 <-> UTF-8 transcoding
+//   writer.hpp         writer<Sink>: values and container headers to a sink
+//   reader.hpp         reader: values from bytes, skip, field_size, limits, UTF-8 policy
+//   ext/timestamp.hpp  the timestamp extension (-1) and std::chrono conversions
+//   value.hpp          document + value_ref (arena DOM), value (owning tree)
+//   codec.hpp          pack / unpack of your types: MPK_MAP, MPK_ARRAY, codec<T>
+//   json.hpp           MessagePack <-> JSON, plain and lossless
 #pragma once
 
 // clang-format off: the includes follow the layer order above.
 #include "format.hpp"
 #include "error.hpp"
 #include "buffer.hpp"
+#include "unicode.hpp"
 #include "writer.hpp"
 #include "reader.hpp"
+#include "ext/timestamp.hpp"
+#include "value.hpp"
+#include "codec.hpp"
+#include "json.hpp"
 // clang-format on
