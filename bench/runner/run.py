@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 
 import explain  # noqa: E402
 import report  # noqa: E402
-from resultformat import FIELDS, read_rows, write_rows  # noqa: E402
+from resultformat import read_rows, write_rows  # noqa: E402
 
 BUILD_DIR_DEFAULT = os.path.join(ROOT, "build", "bench")
 
@@ -64,7 +64,8 @@ class Progress:
         frac = min(self.done / self.total, 1.0)
         bar = "#" * int(frac * 30) + "." * (30 - int(frac * 30))
         line = "[%s] %3d%% %.0f/%d  elapsed %s  left ~%s  %s" % (
-            bar, frac * 100, self.done, self.total, fmt_time(elapsed), fmt_time(eta), what)
+            bar, frac * 100, self.done, self.total, fmt_time(elapsed),
+            fmt_time(eta) if self.done >= 3 else "?", what)
         if self.tty:
             sys.stderr.write("\r\x1b[2K" + line[:shutil.get_terminal_size().columns - 1])
             sys.stderr.flush()
@@ -164,7 +165,7 @@ def machine_info(build_dir):
 
 # --- the C++ harness (mpk_bench) -------------------------------------------------------------
 
-CPP_VERDICTS = [("same bytes", "same_bytes"), ("different bytes", "different_bytes"),
+CPP_VERDICTS = [("reference bytes", "same_bytes"), ("same bytes", "same_bytes"), ("different bytes", "different_bytes"),
                 ("same values", "same_values"), ("wrong", "wrong_values"), ("error", "error")]
 
 
@@ -200,6 +201,21 @@ def cpp_rows(cpp_dir, machine):
                     "alloc_bytes_per_op": "", "allocs_per_op": "",
                 })
     return rows
+
+
+def refresh_cpp_rows(out_dir):
+    """Converts raw/cpp/ again into the workload CSVs (after a change of the conversion),
+    keeping every other row as it is."""
+    cpp_dir = os.path.join(out_dir, "raw", "cpp")
+    if not os.path.isdir(cpp_dir):
+        return
+    with open(os.path.join(out_dir, "machine.json")) as f:
+        machine = json.load(f)
+    fresh = cpp_rows(cpp_dir, machine)
+    for w in {r["workload"] for r in fresh}:
+        path = os.path.join(out_dir, w + ".csv")
+        old = read_rows(path) if os.path.exists(path) else []
+        write_rows(path, [r for r in fresh if r["workload"] == w] + [r for r in old if r["language"] != "C++"])
 
 
 def cpp_versions(build_dir):
@@ -286,7 +302,7 @@ def main_run(a):
     cpp_cells = count_cpp(exe, a.quick, only)
     total = len(cpp_cells) + sum(len(v) for v in plan.values())
     log("%d cells: C++ %d, %s" % (total, len(cpp_cells), ", ".join("%s %d" % (k, len(v)) for k, v in plan.items())))
-    progress = Progress(total)
+    progress = Progress(total)  # started once the plan is known: listing is not a cell
     status = {}
 
     # C++: mpk_bench writes its tables into raw/cpp/.
@@ -409,6 +425,7 @@ def main():
     ap.add_argument("--out", help="result folder (default results/<host>-<date>/); with --compare, the output file")
     ap.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two result folders")
     ap.add_argument("--matrix", action="store_true", help="W8 build matrix (not implemented yet)")
+    ap.add_argument("--report", metavar="DIR", help="only regenerate report.md and report.html of a result folder")
     ap.add_argument("--no-setup", action="store_true", help="do not install packages or run npm ci")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in --build-dir")
     ap.add_argument("--build-dir", default=BUILD_DIR_DEFAULT)
@@ -418,6 +435,10 @@ def main():
     if a.matrix:
         sys.stderr.write("bench: --matrix (W8) is not implemented yet; see docs/benchmark-suite.md\n")
         return 2
+    if a.report:
+        refresh_cpp_rows(a.report)
+        report.write_reports(a.report)
+        return 0
     if a.compare:
         return report.compare(a.compare[0], a.compare[1], a.out)
     return main_run(a)
