@@ -251,6 +251,63 @@ def cpp_filter(only):
     return "|".join(re.escape(alias.get(w, w)) for w in only)
 
 
+MATRIX = [  # W8: name, compiler, flags of the Release build
+    ("gcc -O2", "g++", "-O2"),
+    ("gcc -O3 -march=native", "g++", "-O3 -march=native"),
+    ("clang -O2", "clang++-14", "-O2"),
+    ("clang -O3 -march=native", "clang++-14", "-O3 -march=native"),
+]
+
+
+def m32_available():
+    """-m32 needs a 32-bit C library and a 32-bit Google Benchmark: usually not installed."""
+    probe = subprocess.run(["g++", "-m32", "-x", "c++", "-", "-o", os.devnull], input="int main(){}",
+                           capture_output=True, text=True)
+    return probe.returncode == 0 and os.path.exists("/usr/lib/i386-linux-gnu/libbenchmark.a")
+
+
+def run_matrix(a, raw, machine):
+    """W8: mpk's benchmarks of mpk_bench built by each compiler and flag set of MATRIX; rows
+    of workload build_matrix, one column per build. Returns the rows and the exit statuses."""
+    rows, status = [], {}
+    configs = list(MATRIX)
+    if m32_available():
+        configs.append(("gcc -O2 -m32", "g++", "-O2 -m32"))
+        machine["matrix_m32"] = "built"
+    else:
+        machine["matrix_m32"] = ("not available: no 32-bit C library and Google Benchmark on this machine "
+                                 "(gcc-multilib, libbenchmark-dev:i386)")
+    for name, cxx, flags in configs:
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower())
+        build = os.path.join(ROOT, "build", "matrix-" + slug)
+        try:
+            subprocess.run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                            "-DCMAKE_CXX_COMPILER=" + cxx, "-DCMAKE_CXX_FLAGS_RELEASE=%s -DNDEBUG" % flags,
+                            "-DMPK_BUILD_BENCH=ON", "-DMPK_BUILD_TESTS=OFF", "-DMPK_BUILD_TOOLS=OFF",
+                            "-DMPK_INSTALL=OFF"], check=True, capture_output=True)
+            log("W8: build mpk_bench with %s %s" % (cxx, flags))
+            subprocess.run(["cmake", "--build", build, "-j", "2", "--target", "mpk_bench"], check=True,
+                           capture_output=True)
+        except subprocess.CalledProcessError as e:
+            sys.stderr.write((e.stdout or b"").decode()[-2000:] + (e.stderr or b"").decode()[-2000:])
+            status["matrix " + name] = "build failed"
+            continue
+        out = os.path.join(raw, "matrix", slug)
+        log("W8: run mpk_bench (%s), mpk cells only" % name)
+        with open(os.path.join(raw, "matrix-%s.log" % slug), "w") as logf:
+            code = subprocess.run([os.path.join(build, "bench", "mpk_bench"), "--out", out,
+                                   "--benchmark_filter=/mpk$"] + (["--quick"] if a.quick else []),
+                                  stdout=logf, stderr=subprocess.STDOUT).returncode
+        status["matrix " + name] = code
+        for r in cpp_rows(out, machine):
+            r["case"] = "%s: %s" % (r["workload"], r["case"])
+            r["workload"] = "build_matrix"
+            r["implementation"] = "mpk, " + name
+            r["version"] = "%s (%s) %s" % (cxx, (out_of([cxx, "--version"]) or "").splitlines()[0], flags)
+            rows.append(r)
+    return rows, status
+
+
 def main_run(a):
     only = [s for s in (a.only or "").split(",") if s]
     if not a.no_setup:
@@ -349,6 +406,10 @@ def main_run(a):
         path = os.path.join(raw, name + ".csv")
         if os.path.exists(path):
             rows += read_rows(path)
+    if a.matrix:
+        matrix_rows, matrix_status = run_matrix(a, raw, machine)
+        rows += matrix_rows
+        status.update(matrix_status)
     explain.fill_reasons(rows, ref, bytes_dir)
     apply_known_defects(rows)
     by_workload = {}
@@ -409,7 +470,7 @@ def check_run(rows, plan, status):
             problems.append("harness %s produced no result for %d planned cells (first: %s; its log: raw/%s.log)"
                             % (name, len(missing), missing[0], name))
     for name, code in status.items():
-        if code not in (0, 1) or (name.startswith("C++") and code != 0):
+        if code not in (0, 1) or ((name.startswith("C++") or name.startswith("matrix")) and code != 0):
             problems.append("harness %s exited with %s (its log: raw/%s.log)" % (name, code, name))
     for r in rows:
         if r["verdict"] == "error" or (r["verdict"] == "wrong_values" and not r["verification"].startswith("known defect")):
@@ -424,7 +485,9 @@ def main():
     ap.add_argument("--only", help="comma-separated words; a cell runs when its workload/case/implementation contains one")
     ap.add_argument("--out", help="result folder (default results/<host>-<date>/); with --compare, the output file")
     ap.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two result folders")
-    ap.add_argument("--matrix", action="store_true", help="W8 build matrix (not implemented yet)")
+    ap.add_argument("--matrix", action="store_true",
+                    help="also W8: mpk_bench's mpk cells built with GCC and Clang, -O2 and -O3 -march=native "
+                         "(and -m32 when a 32-bit toolchain is installed)")
     ap.add_argument("--report", metavar="DIR", help="only regenerate report.md and report.html of a result folder")
     ap.add_argument("--no-setup", action="store_true", help="do not install packages or run npm ci")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in --build-dir")
@@ -432,9 +495,6 @@ def main():
     ap.add_argument("--note", help="a sentence printed at the top of the report (e.g. the machine was busy)")
     ap.add_argument("--keep-bytes", action="store_true", help="keep raw/ref and raw/bytes (the encodings)")
     a = ap.parse_args()
-    if a.matrix:
-        sys.stderr.write("bench: --matrix (W8) is not implemented yet; see docs/benchmark-suite.md\n")
-        return 2
     if a.report:
         refresh_cpp_rows(a.report)
         report.write_reports(a.report)
