@@ -371,6 +371,9 @@ def compare(dir_a, dir_b, out=None):
     w("# Comparison: %s vs %s\n\nA = `%s` (%s, commit %s); B = `%s` (%s, commit %s). Speedup = time A / time B "
       "(above 1: B is faster).\n\n" % (os.path.basename(dir_a.rstrip("/")), os.path.basename(dir_b.rstrip("/")),
                                          dir_a, ma.get("date"), ma.get("commit"), dir_b, mb.get("date"), mb.get("commit")))
+    if ma.get("mode") != mb.get("mode"):
+        w("**Warning:** A is a %s run and B a %s run: their data sizes and timings differ, so these "
+          "ratios compare unlike things.\n\n" % (ma.get("mode"), mb.get("mode")))
     by_w = {}
     for r in rb:
         if (r["workload"], r["case"], r["implementation"]) in a:

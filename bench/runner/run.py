@@ -103,6 +103,12 @@ def out_of(cmd, env=None):
         return None
 
 
+def git_commit():
+    """The short commit measured, or None outside a git checkout (e.g. an exported tree)."""
+    r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
 def machine_info(build_dir):
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
@@ -137,7 +143,7 @@ def machine_info(build_dir):
             npm[name] = d.get("version")
     except ValueError:
         pass
-    commit = out_of(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
+    commit = git_commit()
     dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD"], capture_output=True).returncode == 1
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -224,7 +230,7 @@ def cpp_versions(build_dir):
     with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
         m = re.search(r"project\(mpk\s+VERSION\s+([0-9.]+)", f.read())
         mpk = m.group(1) if m else "?"
-    v["mpk"] = "mpk %s (commit %s)" % (mpk, out_of(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]))
+    v["mpk"] = "mpk %s (commit %s)" % (mpk, git_commit() or "unknown")
     cxx = out_of(["dpkg-query", "-W", "-f=${Version}", "libmsgpack-cxx-dev"])
     v["msgpack-cxx"] = "msgpack-cxx %s (Debian)" % cxx
     v["msgpack-cxx-parse"] = v["msgpack-cxx"]
