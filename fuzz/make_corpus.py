@@ -16,7 +16,7 @@ import re
 import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode"]
+TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode", "json"]
 MAX_SEED = 4096  # libFuzzer's default -max_len
 
 
@@ -131,6 +131,10 @@ def built_vectors():
     # text, for the unicode target: UTF-8, and UTF-16 (little-endian, as the target reads it)
     text = "h\u00e9llo w\u00f6rld \u2713 \U0001d11e"
     v += [text.encode(), text.encode("utf-16-le"), b"\xed\xa0\x80", b"\x00\xd8a\x00"]
+    # JSON text, for the json target (it reads its input as JSON too)
+    v += [b'{"a": [1, -2, 3.5, true, null, "x\\u00e9"], "b": {"c": 18446744073709551615}}',
+          b'[1e308, -0.0, 1.5e-300, "\\ud83d\\ude00"]\n{"$bin": "AQID"}\n{"$float32": 1.5}',
+          b'{"$ext": [5, "AQ=="]}', b'{"$map": [[1, 2], [[3], 4]]}', b'[[[[[[[[]]]]]]]]']
     # hostile classes, short
     v += [b"\xdd\xff\xff\xff\xff", b"\xdf\xff\xff\xff\xff", b"\xdc\xff\xff", b"\x9f\x01\x01\x01",
           b"\xdb\xff\xff\xff\xff\x5a", b"\xc6\xff\xff\xff\xff", b"\xc9\xff\xff\xff\xff\x01",

@@ -4,7 +4,8 @@
 //
 // Entry points: the reader's generic read (peek, typed reads and container headers: the walk
 // of fuzz/fuzz_support.hpp), skip(), field_size() and raw_value(); document::parse and
-// read_value (mpk/value.hpp); typed unpack (mpk/codec.hpp) and read_timestamp
+// read_value (mpk/value.hpp); to_json (mpk/json.hpp, lossless); typed unpack (mpk/codec.hpp)
+// and read_timestamp
 // (mpk/ext/timestamp.hpp) where the class concerns them; UTF-8 checks (mpk/unicode.hpp
 // through the reader's utf8_check policy).
 // docs/security.md states the policies these tests hold the library to.
@@ -13,6 +14,7 @@
 #include <mpk/buffer.hpp>
 #include <mpk/codec.hpp>
 #include <mpk/ext/timestamp.hpp>
+#include <mpk/json.hpp>
 #include <mpk/reader.hpp>
 #include <mpk/value.hpp>
 #include <mpk/writer.hpp>
@@ -120,6 +122,14 @@ outcome via_read_value(std::span<const std::byte> in, const mpk::limits& lim) {
   return {v.error(), v ? r.position() : 0, scope.peak()};
 }
 
+/// to_json, lossless (it carries every value, so it fails only where the reader does).
+outcome via_json(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk::reader r(in, lim);
+  std::string out;
+  const auto res = mpk::to_json(r, out, {.lossless = true});
+  return {res.error(), res ? r.position() : 0, 0};
+}
+
 struct named_entry {
   const char* name;
   entry_point run;
@@ -139,15 +149,16 @@ const named_entry entry_points[] = {
     {"document::parse", via_document, 64, true},
     // The document, then the owned value's nodes.
     {"read_value", via_read_value, 256, true},
+    // Its output text is not counted (peak 0): it grows with the input, in a std::string.
+    {"to_json", via_json, 0, false},
 };
 
 /// Runs every entry point on `in` and checks that each reports `expected` (an error, or
 /// errc::ok and `size` bytes taken) within its memory bound. With `early_truncation`, the
 /// tree builders may instead report errc::truncated at an earlier offset (documented).
 void expect_all(const bytes& in, const mpk::limits& lim, mpk::error expected, std::size_t size = 0,
-                bool early_truncation = false, bool with_owned_value = true) {
+                bool early_truncation = false) {
   for (const auto& ep : entry_points) {
-    if (!with_owned_value && ep.run == via_read_value) continue;
     const outcome o = ep.run(in, lim);
     if (early_truncation && ep.builds_tree && o.err != expected) {
       EXPECT_EQ(o.err.code, errc::truncated) << ep.name;
@@ -357,9 +368,7 @@ TEST(Hostile, DeepNestingWithoutLimitsUsesNoStack) {
   // Trusted limits: 100000 levels are walked, on a 256 KiB stack, in bounded memory.
   on_small_stack([] {
     for (const bytes& in : {deep_arrays(), deep_map_keys(), deep_map_values()}) {
-      // Not read_value: an owned mpk::value is destroyed by recursion as deep as the value
-      // (documented in value/owned.hpp: bounded by limits::max_depth, which trusted lifts).
-      expect_all(in, trusted, {}, in.size(), false, /*with_owned_value=*/false);
+      expect_all(in, trusted, {}, in.size());
       mpk::unchecked_reader u(in);
       EXPECT_EQ(u.field_size(), in.size());
     }
@@ -368,14 +377,25 @@ TEST(Hostile, DeepNestingWithoutLimitsUsesNoStack) {
 
 // --- strings that are not UTF-8 ----------------------------------------------------------
 
-TEST(Hostile, InvalidUtf8IsPassedThroughByTheReader) {
-  // The reader does not validate text (docs/security.md: UTF-8 policy): read_str() returns
-  // the bytes as they are, and skipping never looks at them.
+TEST(Hostile, InvalidUtf8IsPassedThroughByViews) {
+  // Views and skipping do not validate text (docs/security.md: UTF-8 policy): read_str()
+  // returns the bytes as they are; read_value, which owns its strings, checks them.
   for (const char* h :
        {"a2 c0 80", "a3 ed a0 80", "a4 f4 90 80 80", "a2 e2 82", "a3 61 00 62", "a1 ff"}) {
     SCOPED_TRACE(h);
     const bytes in = hex(h);
-    expect_all(in, defaults, {}, in.size());
+    const bool valid = mpk::is_valid_utf8(
+        std::string_view(reinterpret_cast<const char*>(in.data()) + 1, in.size() - 1));
+    EXPECT_EQ(valid, std::string_view(h) == "a3 61 00 62");  // only the embedded NUL
+    for (const auto& ep : entry_points) {
+      const outcome o = ep.run(in, defaults);
+      if (ep.run == via_read_value && !valid) {
+        EXPECT_EQ(o.err, (mpk::error{errc::invalid_utf8, 0})) << ep.name;
+      } else {
+        EXPECT_EQ(o.err, mpk::error{}) << ep.name;
+        EXPECT_EQ(o.size, in.size()) << ep.name;
+      }
+    }
     mpk::reader r(in);
     const std::string_view s = r.read_str();
     ASSERT_TRUE(r.ok());
@@ -661,6 +681,15 @@ TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
       EXPECT_EQ(r.read<std::string>().size(), in.size() - 1);
       EXPECT_TRUE(r.ok());
     }
+    EXPECT_EQ(unpack_error<std::string>(in), bad);
+    {
+      const auto doc = mpk::document::parse(in);  // the tree keeps the bytes ...
+      ASSERT_TRUE(doc.has_value());
+      EXPECT_EQ(doc->root().as<std::string>().error(), bad);  // ... an owned copy is checked
+      EXPECT_EQ(mpk::document::parse(in, {}, {.utf8 = mpk::utf8_check::all}).error(), bad);
+    }
+    EXPECT_EQ(mpk::to_json(in).error(), bad);           // plain JSON needs text
+    EXPECT_TRUE(mpk::to_json(in, {.lossless = true}));  // lossless carries the bytes
     EXPECT_FALSE(mpk::is_valid_utf8(
         std::string_view(reinterpret_cast<const char*>(in.data()) + 1, in.size() - 1)));
   }
