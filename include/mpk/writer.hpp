@@ -119,9 +119,8 @@ class writer {
 
   /// Writes float64, or float32 as `writer_options::float32` says.
   void write(double value) noexcept {
-    if (options_.float32 != float32_policy::never) [[unlikely]] {
-      if (float f; use_float32(value, f)) return write_float32(f);
-    }
+    if (options_.float32 != float32_policy::never) [[unlikely]]
+      return write_double_narrowing(value);
     write_float64(value);
   }
 
@@ -390,6 +389,12 @@ class writer {
  private:
   static std::string_view as_chars(std::span<const std::byte> b) noexcept {
     return {reinterpret_cast<const char*>(b.data()), b.size()};
+  }
+
+  // Out of line so that write(double), on every typed hot path, stays small enough to inline.
+  [[gnu::noinline]] void write_double_narrowing(double value) noexcept {
+    if (float f; use_float32(value, f)) return write_float32(f);
+    write_float64(value);
   }
 
   /// Narrows `d` for the float32 policy; true when float32 is to be written.
