@@ -310,6 +310,10 @@ class converter {
             out_ += pretty() ? ": " : ":";
             return {};
           }
+          // Each key nested in a non-string key is escaped once more, which doubles its
+          // quotes and backslashes: unbounded, 81 input bytes could ask for 2^40 bytes of
+          // JSON. Plain mode stops at a few levels; lossless mode ($map) has no such limit.
+          if (compact_ >= max_key_nesting) return {errc::limit_exceeded, r_.position()};
           stack_.push_back({frame_kind::key_text, 1, 0, out_.size()});
           ++compact_;  // the key's JSON text is compact, whatever the options
         } else {
@@ -466,7 +470,8 @@ class converter {
   std::string& out_;
   const to_json_options& o_;
   std::vector<frame> stack_;
-  int compact_ = 0;
+  int compact_ = 0;  // key_text frames open: keys that are not strings, nested
+  static constexpr int max_key_nesting = 4;
   std::uint32_t depth_ = 0;  // arrays and maps open (key_text frames do not count)
 };
 

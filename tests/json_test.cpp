@@ -157,6 +157,27 @@ TEST(ToJson, KeysThatAreNotStringsBecomeTheirJsonText) {
   EXPECT_EQ(json_of("81 81 01 02 03"), "{\"{\\\"1\\\":2}\":3}\n");
 }
 
+TEST(ToJson, KeysNestedInKeysAreBoundedInPlainMode) {
+  // Each key nested in a non-string key is escaped once more (its quotes double), so plain
+  // mode stops after four levels: 81 x k, c0, 1a x k would otherwise take about 2^k bytes.
+  auto nested = [](int k) {
+    std::string h;
+    for (int i = 0; i < k; ++i) h += "81 ";
+    h += "c0";
+    for (int i = 0; i < k; ++i) h += " 1a";
+    return h;
+  };
+  const std::string four = json_of(nested(4));
+  ASSERT_EQ(four.rfind("ERR", 0), std::string::npos) << four;
+  EXPECT_LT(four.size(), 200u);
+  EXPECT_EQ(json_of(nested(5)), err(errc::limit_exceeded, 5));  // the fifth nested key
+  EXPECT_EQ(json_of(nested(40)), err(errc::limit_exceeded, 5));
+  // Lossless mode writes such maps as {"$map": [[key, value]]}: no escaping, no limit.
+  auto lossless = json_of(nested(40), {.lossless = true});
+  ASSERT_EQ(lossless.rfind("ERR", 0), std::string::npos) << lossless;
+  EXPECT_LT(lossless.size(), 2000u);
+}
+
 TEST(ToJson, Timestamps) {
   EXPECT_EQ(json_of("d6 ff 00 00 00 00"), "\"1970-01-01T00:00:00Z\"\n");
   EXPECT_EQ(json_of("c7 0c ff 00 00 00 00 ff ff ff ff ff ff ff ff"), "\"1969-12-31T23:59:59Z\"\n");
