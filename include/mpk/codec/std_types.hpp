@@ -135,16 +135,21 @@ struct codec<std::array<std::byte, N>> {
 // --- sequences ------------------------------------------------------------------------------
 
 namespace detail {
-/// std::vector (but of std::byte), std::deque, std::list: an array.
+/// Any range of elements written as an array, one element after the other.
 template <class C>
-struct sequence_codec {
-  using value_type = typename C::value_type;
+struct array_writer {
   template <class S>
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_array(v.size());
     for (const auto& e : v)
       pack_value(w, e);
   }
+};
+
+/// std::vector (but of std::byte), std::deque, std::list: an array.
+template <class C>
+struct sequence_codec : array_writer<C> {
+  using value_type = typename C::value_type;
   static void read(reader& r, C& out, read_context& ctx) {
     const std::size_t at = r.position();
     const std::uint32_t n = r.read_array_header();
@@ -168,13 +173,7 @@ struct sequence_codec {
 /// std::set, std::unordered_set: an array. A repeated element is errc::duplicate_key in
 /// strict mode and dropped otherwise.
 template <class C>
-struct set_codec {
-  template <class S>
-  static void write(writer<S>& w, const C& v) noexcept {
-    w.begin_array(v.size());
-    for (const auto& e : v)
-      pack_value(w, e);
-  }
+struct set_codec : array_writer<C> {
   static void read(reader& r, C& out, read_context& ctx) {
     const std::size_t at = r.position();
     const std::uint32_t n = r.read_array_header();
