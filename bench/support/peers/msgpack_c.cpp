@@ -1,0 +1,11 @@
+// bench/support/peers/msgpack_c.cpp - the version of msgpack-c, asked of the C library itself
+// (this file must not include msgpack.hpp: see version() in msgpack_c.hpp).
+#include "msgpack_c.hpp"
+
+namespace mpk_bench::peers::msgpack_c {
+
+std::string version() {
+  return std::string("msgpack-c ") + msgpack_version();
+}
+
+}  // namespace mpk_bench::peers::msgpack_c
