@@ -14,6 +14,7 @@
 #include <mpk/buffer.hpp>
 #include <mpk/writer.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -114,6 +115,72 @@ void flat_maps(output& out, std::size_t maps) {
   out.save("flat_maps", "stream", b, w);
 }
 
+// --- W2 strings_binary ----------------------------------------------------------------------
+
+/// Bytes each W2 case writes in total (BENCHMARKS.md: ~32 MB), as a stream of top-level values
+/// of one size: max(1, total / size) values. Every harness uses the same counts.
+constexpr std::size_t w2_full_total = std::size_t{32} << 20;
+constexpr std::size_t w2_quick_total = std::size_t{256} << 10;
+
+/// "héllo wörld ✓ " repeated and cut at the last whole character at or below n bytes.
+std::string utf8_text(std::size_t n) {
+  static constexpr std::string_view unit = "h\xc3\xa9llo w\xc3\xb6rld \xe2\x9c\x93 ";
+  std::string s;
+  while (s.size() < n + unit.size())
+    s += unit;
+  // Back up from byte n to the start of the character it falls in (or n itself).
+  std::size_t k = n;
+  while (k > 0 && (static_cast<unsigned char>(s[k]) & 0xC0) == 0x80)
+    --k;
+  s.resize(k);
+  return s;
+}
+
+void strings_binary(output& out, bool quick) {
+  using mpk_bench::documents::alphabet;
+  using mpk_bench::documents::pattern_bin;
+  struct data_case {
+    const char* name;
+    std::string payload;
+    bool binary;
+  };
+  const data_case cases[] = {
+      {"ascii_8", alphabet(8), false},       {"ascii_1k", alphabet(1024), false},
+      {"ascii_64k", alphabet(65536), false}, {"utf8_1k", utf8_text(1024), false},
+      {"bin_1k", pattern_bin(1024), true},   {"bin_1m", pattern_bin(std::size_t{1} << 20), true},
+  };
+  const std::size_t total = quick ? w2_quick_total : w2_full_total;
+  for (const auto& c : cases) {
+    const std::size_t count = std::max<std::size_t>(1, total / c.payload.size());
+    mpk::buffer b;
+    mpk_writer w(b);
+    for (std::size_t k = 0; k < count; ++k) {
+      if (c.binary)
+        w.write(mpk_bench::documents::as_bytes(c.payload));
+      else
+        w.write(std::string_view(c.payload));
+    }
+    out.save("strings_binary", c.name, b, w);
+  }
+}
+
+// --- W4 deep_nesting ------------------------------------------------------------------------
+
+void deep_nesting(output& out) {
+  for (std::size_t n : {1, 2, 4, 8, 16, 32, 64, 128}) {
+    mpk::buffer b;
+    mpk_writer w(b);
+    // nest(1) = [1, 2, 3]; nest(k) = [1, 2, 3, nest(k - 1)]: written from the outside in.
+    for (std::size_t level = n; level > 0; --level) {
+      w.begin_array(level > 1 ? 4 : 3);
+      w.write(1);
+      w.write(2);
+      w.write(3);
+    }
+    out.save("deep_nesting", "nest_" + std::to_string(n), b, w);
+  }
+}
+
 // --- W5 typed_objects, W6 lua_bench, W7 documents: bench/data/w5_*, w6_*, w7_*.hpp ------------
 
 void typed_objects(output& out) {
@@ -143,6 +210,46 @@ void documents(output& out) {
   }
 }
 
+/// W7 stream: `messages` copies of ["tag", [[1440949922, {"message": "hi there"}]]], one
+/// after the other (top-level values).
+void document_stream(output& out, std::size_t messages) {
+  mpk::buffer b;
+  mpk_writer w(b);
+  for (std::size_t k = 0; k < messages; ++k)
+    mpk_bench::documents::write_stream_message(w);
+  out.save("documents", "stream", b, w);
+}
+
+/// W7 records, plain-map encodings (the msgpackr record extension's bytes come from
+/// include/mpk/ext/records.hpp once it lands; until then records cells are verified by values):
+/// beer_list = W5's beer_list in map mode; map_list = 32 objects {"key": "a"*i, "value": "a"*i,
+/// "index": i}, the medium document's `map` entries as a list of same-shaped objects.
+void document_records(output& out) {
+  {
+    mpk::buffer b;
+    mpk_writer w(b);
+    const auto list = mpk_bench::typed_objects::beer_list();
+    w.begin_array(list.size());
+    for (const auto& beer : list)
+      mpk_bench::typed_objects::write_beer(w, beer, true);
+    out.save("documents", "beer_list_maps", b, w);
+  }
+  mpk::buffer b;
+  mpk_writer w(b);
+  w.begin_array(32);
+  for (std::size_t i = 0; i < 32; ++i) {
+    const std::string a(i, 'a');
+    w.begin_map(3);
+    w.write("key");
+    w.write(a);
+    w.write("value");
+    w.write(a);
+    w.write("index");
+    w.write(i);
+  }
+  out.save("documents", "map_list_maps", b, w);
+}
+
 }  // namespace
 
 // --quick sizes of the streams. Smaller than mpk_bench's --quick (which times C++ only): the
@@ -150,6 +257,7 @@ void documents(output& out) {
 // must stay a few minutes long. Every harness uses the same counts.
 constexpr std::size_t quick_values = 20'000;
 constexpr std::size_t quick_maps = 2'000;
+constexpr std::size_t quick_messages = 20'000;
 
 int main(int argc, char** argv) {
   output out;
@@ -173,9 +281,13 @@ int main(int argc, char** argv) {
   out.digests << "workload,case,bytes,fnv1a64\n";
   small_fields(out, quick ? quick_values : mpk_bench::small_fields::full_values);
   flat_maps(out, quick ? quick_maps : 100'000);
+  strings_binary(out, quick);
+  deep_nesting(out);
   typed_objects(out);
   lua_bench(out);
   documents(out);
+  document_stream(out, quick ? quick_messages : mpk_bench::documents::stream_messages);
+  document_records(out);
   out.digests.close();
   if (!out.digests) out.ok = false;
   return out.ok ? 0 : 1;
