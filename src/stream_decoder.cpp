@@ -226,7 +226,8 @@ std::size_t stream_decoder::scan() noexcept {
     depth_ = 0;
   }
   const limits& lim = item_limits_;
-  std::size_t pos = scan_;
+  const std::size_t from = scan_;
+  std::size_t pos = from;
   std::size_t owed = owed_;
   std::uint32_t depth = depth_;
   std::size_t complete = 0;
@@ -262,7 +263,7 @@ std::size_t stream_decoder::scan() noexcept {
     }
     pos += x.size;
   }
-  scanned_ += std::min(pos, end_) - std::min(scan_, end_);
+  scanned_ += pos - from;  // payloads included, even those still on their way
   if (complete != 0 || err_) {
     scanning_ = false;
     return complete;
