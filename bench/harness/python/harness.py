@@ -10,6 +10,7 @@ before timing it, then times it. Protocol and result format: docs/benchmark-suit
 Run with Debian's /usr/bin/python3 (python3-msgpack is installed there).
 """
 import argparse
+import io
 import json
 import os
 import sys
@@ -94,6 +95,46 @@ def pattern_bin(n):
     return bytes((k * 31 + 7) & 0xFF for k in range(n))
 
 
+# W2: every case writes max(1, total / size) values of one size (mpk_gen: w2_*_total).
+W2_TOTAL = {False: 32 << 20, True: 256 << 10}
+UTF8_UNIT = "h\u00e9llo w\u00f6rld \u2713 "
+
+
+def utf8_text(n):
+    """UTF8_UNIT repeated, cut at the last whole character at or below n bytes."""
+    b = (UTF8_UNIT * (n // len(UTF8_UNIT.encode()) + 2)).encode()[:n]
+    return b.decode("utf-8", errors="ignore")
+
+
+def strings_binary(quick):
+    """{case: (payload, count)} exactly as mpk_gen writes them."""
+    payloads = {"ascii_8": alphabet(8), "ascii_1k": alphabet(1024), "ascii_64k": alphabet(65536),
+                "utf8_1k": utf8_text(1024), "bin_1k": pattern_bin(1024), "bin_1m": pattern_bin(1 << 20)}
+    total = W2_TOTAL[quick]
+    return {k: (v, max(1, total // len(v.encode() if isinstance(v, str) else v))) for k, v in payloads.items()}
+
+
+NEST_DEPTHS = (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+def nest(n):
+    v = [1, 2, 3]
+    for _ in range(n - 1):
+        v = [1, 2, 3, v]
+    return v
+
+
+STREAM_MESSAGE = ["tag", [[1440949922, {"message": "hi there"}]]]
+STREAM_COUNT = {False: 1000000, True: 20000}
+STREAM_CHUNK = 65536
+
+
+def records_lists():
+    """W7 records, the plain-map lists: beer_list (W5, map mode) and map_list."""
+    return {"beer_list_maps": typed_objects()["beer_list_map"],
+            "map_list_maps": [{"key": "a" * i, "value": "a" * i, "index": i} for i in range(32)]}
+
+
 def medium_or_large(large):
     # notepack's benchmarks/data.js, reconstructed: see docs/benchmark-suite.md.
     entries = 1024 if large else 32
@@ -174,6 +215,52 @@ def stream_unpack(data):
     u = msgpack.Unpacker(None, raw=False, max_buffer_size=len(data) + 1)
     u.feed(data)
     return list(u)
+
+
+def stream_consume(data, raw=False):
+    """Reads every value of the stream without keeping them: the number of values."""
+    u = msgpack.Unpacker(None, raw=raw, max_buffer_size=len(data) + 1)
+    u.feed(data)
+    n = 0
+    for _ in u:
+        n += 1
+    return n
+
+
+def stream_all_equal(data, expected, count, raw=False):
+    u = msgpack.Unpacker(None, raw=raw, max_buffer_size=len(data) + 1)
+    u.feed(data)
+    n = 0
+    for v in u:
+        if not same(v, expected):
+            return False
+        n += 1
+    return n == count
+
+
+def messages_write(msg, count):
+    """W7 stream: count messages packed one by one into a stream (io.BytesIO)."""
+    out = io.BytesIO()
+    pack = msgpack.Packer().pack
+    write = out.write
+    for _ in range(count):
+        write(pack(msg))
+    return out.getvalue()
+
+
+def messages_read(data, check=None):
+    """W7 stream: the bytes arrive in 64 KiB chunks, fed to one Unpacker; returns the count
+    of messages (and, with check, whether each equals it)."""
+    u = msgpack.Unpacker(raw=False)
+    n = 0
+    ok = True
+    for p in range(0, len(data), STREAM_CHUNK):
+        u.feed(data[p:p + STREAM_CHUNK])
+        for v in u:
+            n += 1
+            if check is not None and ok and not same(v, check):
+                ok = False
+    return n if check is None else (n, ok)
 
 
 def stream_skip(data):
@@ -264,6 +351,49 @@ def cells(ref_dir, quick):
     out.append((Cell("flat_maps", "read_dynamic", "msgpack-python", "map", maps,
                      lambda: stream_unpack(w3ref()), decode_check(w3, stream_unpack)), w3ref))
 
+    # W2 strings_binary: streams of max(1, 32 MiB / size) values of one size.
+    for name, (payload, count) in strings_binary(quick).items():
+        r = Lazy(lambda name=name: ref("strings_binary", name))
+        values = [payload] * count
+        enc = lambda values=values: stream_pack(values)  # noqa: E731
+        is_text = isinstance(payload, str)
+        out.append((Cell("strings_binary", "write_" + name, "msgpack-python", "value", count, enc,
+                         encode_check(lambda values=values: values, enc, stream_unpack)), r))
+
+        def read_verify(state, payload=payload, count=count, text=is_text, raw=False):
+            expected = payload.encode() if raw else payload
+            if stream_all_equal(state["ref"](), expected, count, raw):
+                how = ("as bytes, without UTF-8 validation" if raw else
+                       "into str, UTF-8 validated" if text else "into bytes (a copy)")
+                return "same_values", "decodes mpk's bytes to the same values (%s)" % how, None
+            return "wrong_values", "decodes mpk's bytes to other values", None
+        out.append((Cell("strings_binary", "read_" + name, "msgpack-python", "value", count,
+                         lambda r=r: stream_consume(r()), read_verify), r))
+        if is_text:  # raw=True: str payloads as bytes, not validated
+            out.append((Cell("strings_binary", "read_%s_novalidate" % name, "msgpack-python", "value", count,
+                             lambda r=r: stream_consume(r(), raw=True),
+                             lambda state, f=read_verify: f(state, raw=True)), r))
+
+    # W4 deep_nesting: one structure per operation.
+    for n in NEST_DEPTHS:
+        value = Lazy(lambda n=n: nest(n))
+        r = Lazy(lambda n=n: ref("deep_nesting", "nest_%d" % n))
+        enc = lambda value=value: msgpack.packb(value())  # noqa: E731
+        out.append((Cell("deep_nesting", "build_%d" % n, "msgpack-python", "structure", 1, enc,
+                         encode_check(value, enc, msgpack.unpackb)), r))
+        out.append((Cell("deep_nesting", "parse_%d" % n, "msgpack-python", "structure", 1,
+                         lambda r=r: msgpack.unpackb(r()), decode_check(value, msgpack.unpackb)), r))
+        text = Lazy(lambda value=value: json.dumps(value()))
+
+        def json_verify(state, value=value):
+            if same(json.loads(json.dumps(value())), value()):
+                return "same_values", "JSON text (no MessagePack bytes to compare); round trip gives the same values", len(json.dumps(value()))
+            return "wrong_values", "JSON round trip changes the values", None
+        out.append((Cell("deep_nesting", "build_%d" % n, "json-python", "structure", 1,
+                         lambda value=value: json.dumps(value()), json_verify), r))
+        out.append((Cell("deep_nesting", "parse_%d" % n, "json-python", "structure", 1,
+                         lambda text=text: json.loads(text()), json_verify), r))
+
     def per_object(workload, case_prefix, data, with_json, decode_name="decode", encode_name="encode"):
         for name in data():
             value = Lazy(lambda name=name: data()[name])
@@ -307,6 +437,33 @@ def cells(ref_dir, quick):
         out.append((Cell("lua_bench", name, "msgpack-python", "op", 1, op, verify), r))
 
     per_object("documents", "", Lazy(documents), True)
+
+    # W7 stream: messages written to and read from a stream; one message is the unit.
+    count = STREAM_COUNT[quick]
+    sref = Lazy(lambda: ref("documents", "stream"))
+
+    def stream_write_verify(state):
+        mine = messages_write(STREAM_MESSAGE, count)
+        n, ok = messages_read(mine, STREAM_MESSAGE)
+        if not ok or n != count:
+            return "wrong_values", "its own stream does not read back to the messages", len(mine)
+        if mine == state["ref"]():
+            return "same_bytes", "same bytes as mpk", len(mine)
+        state["encoded"] = mine
+        return "different_bytes", "", len(mine)
+
+    def stream_read_verify(state):
+        n, ok = messages_read(state["ref"](), STREAM_MESSAGE)
+        if ok and n == count:
+            return "same_values", "reads mpk's stream, fed in 64 KiB chunks, to the same %d messages" % n, None
+        return "wrong_values", "read %d messages%s" % (n, "" if ok else ", some different"), None
+    out.append((Cell("documents", "encode_stream", "msgpack-python", "op", count,
+                     lambda: messages_write(STREAM_MESSAGE, count), stream_write_verify), sref))
+    out.append((Cell("documents", "decode_stream", "msgpack-python", "op", count,
+                     lambda: messages_read(sref()), stream_read_verify), sref))
+
+    # W7 records: msgpack-python has no record extension: it runs the plain-map lists.
+    per_object("documents", "", Lazy(records_lists), True)
     return out
 
 
@@ -407,7 +564,10 @@ def check_generators(ref_dir, quick):
         for line in f:
             w, c, n, h = line.strip().split(",")
             digests[(w, c)] = h
-    gens = {"typed_objects": typed_objects(), "lua_bench": lua_bench(), "documents": documents()}
+    docs = documents()
+    docs.update(records_lists())
+    gens = {"typed_objects": typed_objects(), "lua_bench": lua_bench(), "documents": docs,
+            "deep_nesting": {"nest_%d" % n: nest(n) for n in NEST_DEPTHS}}
     bad = 0
     checked = 0
     for (w, c), h in sorted(digests.items()):
@@ -415,6 +575,11 @@ def check_generators(ref_dir, quick):
             data = stream_pack(small_fields(20000 if quick else 1000000))
         elif w == "flat_maps":
             data = stream_pack(flat_maps(2000 if quick else 100000))
+        elif w == "strings_binary" and c in strings_binary(quick):
+            payload, count = strings_binary(quick)[c]
+            data = stream_pack([payload] * count)
+        elif w == "documents" and c == "stream":
+            data = messages_write(STREAM_MESSAGE, STREAM_COUNT[quick])
         elif w in gens and c in gens[w]:
             data = msgpack.packb(gens[w][c])
         else:
