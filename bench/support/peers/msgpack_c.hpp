@@ -15,6 +15,15 @@
 //     const msgpack_object* o = in.next(out.bytes(), off);   // nullptr: invalid or truncated
 #pragma once
 
+// msgpack.h includes msgpack/version.h, whose extern "C" msgpack_version() & co. clash with
+// the C++ inline functions of the same names in msgpack-cxx's msgpack.hpp (an error when
+// msgpack.hpp comes first; when it comes second, the C++ definitions silently take over the
+// C names). Its guard is defined here so that it is skipped: version() below asks the C
+// library from a file of its own (msgpack_c.cpp).
+#ifndef MSGPACK_VERSION_H
+#define MSGPACK_VERSION_H
+#define MPK_BENCH_SKIPPED_MSGPACK_VERSION_H
+#endif
 #include <msgpack.h>
 
 #include <cstddef>
@@ -27,9 +36,7 @@
 namespace mpk_bench::peers::msgpack_c {
 
 /// "msgpack-c 4.0.0": the version of the library linked in, as msgpack_version() of the C
-/// library says. Defined in msgpack_c.cpp: msgpack-cxx's msgpack.hpp declares C++ inline
-/// functions of the same name (returning msgpack-cxx's version), which a translation unit
-/// that includes both headers would call instead.
+/// library says (defined in msgpack_c.cpp, which includes no msgpack-cxx header).
 std::string version();
 
 /// A msgpack_sbuffer with its msgpack_packer. The sbuffer grows by doubling (its only
