@@ -69,7 +69,8 @@ result<stream_stats> read_loop(stream_source source, stream_decoder& dec, std::s
     const result<bool> go_on = drain();
     stats.messages = dec.messages() - start_messages;
     if (!go_on) return go_on.error();
-    if (!*go_on || *n == 0) break;
+    if (!*go_on) return stats;  // stopped by the callback: no end-of-input check
+    if (*n == 0) break;
   }
   if (const result<void> end = dec.finish(); !end) return end.error();
   return stats;
