@@ -17,7 +17,8 @@ const msgpackr = require('msgpackr');
 const msgpack = require('@msgpack/msgpack');
 const notepack = require('notepack.io');
 const lite = require('msgpack-lite');
-const msgpack5 = require('msgpack5')();
+// maxDepth: its default (100) refuses W4's nest(128), like @msgpack/msgpack's encoder below.
+const msgpack5 = require('msgpack5')({ maxDepth: 1024 });
 const { BufferList } = createRequire(require.resolve('msgpack5'))('bl');
 
 const LANGUAGE = 'JavaScript';
@@ -77,6 +78,47 @@ function luaBench() {
   d.str1 = ['a'];
   for (const n of [10, 100, 1000, 10000, 20000, 30000, 40000, 80000]) d['str' + n] = 'a'.repeat(n - 1) + 'b';
   return d;
+}
+
+// W2: every case writes max(1, total / size) values of one size (mpk_gen: w2_*_total).
+const W2_TOTAL = (quick) => (quick ? 256 << 10 : 32 << 20);
+const UTF8_UNIT = 'h\u00e9llo w\u00f6rld \u2713 ';
+function utf8Text(n) { // UTF8_UNIT repeated, cut at the last whole character at or below n bytes
+  let s = '';
+  while (Buffer.byteLength(s + UTF8_UNIT) <= n) s += UTF8_UNIT;
+  for (const ch of UTF8_UNIT) { if (Buffer.byteLength(s + ch) > n) break; s += ch; }
+  return s;
+}
+function stringsBinary(quick) {
+  const payloads = {
+    ascii_8: alphabet(8), ascii_1k: alphabet(1024), ascii_64k: alphabet(65536), utf8_1k: utf8Text(1024),
+    bin_1k: patternBin(1024), bin_1m: patternBin(1 << 20),
+  };
+  const out = {};
+  for (const [k, v] of Object.entries(payloads)) {
+    const size = typeof v === 'string' ? Buffer.byteLength(v) : v.length;
+    out[k] = { payload: v, count: Math.max(1, Math.floor(W2_TOTAL(quick) / size)) };
+  }
+  return out;
+}
+
+const NEST_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128];
+function nest(n) {
+  let v = [1, 2, 3];
+  for (let k = 1; k < n; k++) v = [1, 2, 3, v];
+  return v;
+}
+
+const STREAM_MESSAGE = ['tag', [[1440949922, { message: 'hi there' }]]];
+const STREAM_COUNT = (quick) => (quick ? 20000 : 1000000);
+const STREAM_CHUNK = 65536;
+
+// W7 records, the plain-map lists: beer_list (W5, map mode) and map_list.
+function recordsLists() {
+  return {
+    beer_list_maps: typedObjects().beer_list_map,
+    map_list_maps: Array.from({ length: 32 }, (_, i) => ({ key: 'a'.repeat(i), value: 'a'.repeat(i), index: i })),
+  };
 }
 
 const alphabet = (n) => ALPHABET.repeat(Math.ceil(n / ALPHABET.length)).slice(0, n);
@@ -178,46 +220,160 @@ function versionOf(pkg) {
 
 const packr = new msgpackr.Packr({ useRecords: false });
 const unpackr = new msgpackr.Unpackr({ useRecords: false });
-const mmEncoder = new msgpack.Encoder();
+const unpackrCopy = new msgpackr.Unpackr({ useRecords: false, copyBuffers: true });
+// maxDepth: its default (100) refuses W4's nest(128); the other limits stay the defaults.
+const mmEncoder = new msgpack.Encoder({ maxDepth: 1024 });
 const mmDecoder = new msgpack.Decoder();
 const toBuf = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 
-// name -> { version, encode(v) -> Buffer, decode(buf), decodeMulti(buf) -> array | null }
+// A stream of top-level values is written by encoding each value and appending its bytes to
+// one growing output buffer (what writing to a file or socket costs), and read by handing
+// each value to a callback without keeping it (what a consumer of a stream does). The first
+// harness concatenated a million Buffers and collected a million values into an array: the
+// garbage collector's work on a million live objects was most of what it measured (see
+// docs/benchmark-suite.md, "JavaScript timings").
+//
+// Each implementation gets its own compiled copy of the loops (new Function), so that the
+// call sites inside stay monomorphic: with one shared loop, V8's feedback for
+// `encode(values[k])` mixes every implementation and the later ones run a slower, megamorphic call.
+const WRITE_LOOP = `let out = Buffer.allocUnsafe(65536), pos = 0;
+  for (let k = 0; k < values.length; k++) {
+    const b = encode(values[k]);
+    if (b.length > out.length - pos) {
+      const o = Buffer.allocUnsafe(Math.max(out.length * 2, pos + b.length));
+      out.copy(o, 0, 0, pos);
+      out = o;
+    }
+    out.set(b, pos);
+    pos += b.length;
+  }
+  return out.subarray(0, pos);`;
+const makeStreamWriter = () => new Function('encode', 'values', WRITE_LOOP); // eslint-disable-line no-new-func
+// A sink for chunks emitted by an encoding stream: appends them to one growing buffer.
+const SINK = `let out = Buffer.allocUnsafe(65536), pos = 0;
+  return { write(b) {
+    if (b.length > out.length - pos) {
+      const o = Buffer.allocUnsafe(Math.max(out.length * 2, pos + b.length));
+      out.copy(o, 0, 0, pos);
+      out = o;
+    }
+    out.set(b, pos);
+    pos += b.length;
+  }, bytes() { return out.subarray(0, pos); } };`;
+const makeSink = () => new Function(SINK); // eslint-disable-line no-new-func
+
+// name -> { version, encode(v) -> bytes, decode(buf), each(buf, cb) -> count (null: no
+// multi-value decoder), encodeStream(msg, count) / decodeStream(buf) -> count: W7 stream }
 const IMPLS = {
   msgpackr: {
     version: () => 'msgpackr ' + versionOf('msgpackr') + (hasExtract() ? '' : ' (pure JS, no msgpackr-extract)'),
     encode: (v) => packr.pack(v), decode: (b) => unpackr.unpack(b),
-    decodeMulti: (b) => unpackr.unpackMultiple(b),
+    each: new Function('unpackr', 'return (b, cb) => { let n = 0; unpackr.unpackMultiple(b, (v) => { cb(v); n++; }); return n; };')(unpackr), // eslint-disable-line no-new-func
+    copyBinaries: (b, cb) => { let n = 0; unpackrCopy.unpackMultiple(b, (v) => { cb(v); n++; }); return n; },
+    streamApi: 'PackrStream / UnpackrStream',
+    encodeStream: (msg, count) => {
+      const sink = makeSink()();
+      const s = new msgpackr.PackrStream({ useRecords: false });
+      s.on('data', sink.write);
+      for (let k = 0; k < count; k++) s.write(msg);
+      s.end();
+      return sink.bytes();
+    },
+    decodeStream: (buf, cb) => {
+      let n = 0;
+      const s = new msgpackr.UnpackrStream({ useRecords: false });
+      s.on('data', (v) => { cb(v); n++; });
+      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
+      s.end();
+      return n;
+    },
   },
   '@msgpack/msgpack': {
     version: () => '@msgpack/msgpack ' + versionOf('@msgpack/msgpack'),
     encode: (v) => toBuf(mmEncoder.encode(v)), decode: (b) => mmDecoder.decode(b),
-    decodeMulti: (b) => Array.from(mmDecoder.decodeMulti(b)),
+    // encodeSharedRef: a view of the encoder's buffer, valid until the next call (copied at once).
+    encodeShared: (v) => mmEncoder.encodeSharedRef(v),
+    each: new Function('dec', 'return (b, cb) => { let n = 0; for (const v of dec.decodeMulti(b)) { cb(v); n++; } return n; };')(mmDecoder), // eslint-disable-line no-new-func
+    // Its stream decoders (decodeMultiStream...) are async only: the stream is the whole
+    // buffer given to decodeMulti, and writing is encodeSharedRef per message into one buffer.
+    streamApi: 'encodeSharedRef per message / decodeMulti (its stream decoders are async only)',
   },
   'notepack.io': {
     version: () => 'notepack.io ' + versionOf('notepack.io'),
-    encode: (v) => notepack.encode(v), decode: (b) => notepack.decode(b), decodeMulti: null,
+    encode: (v) => notepack.encode(v), decode: (b) => notepack.decode(b), each: null,
+    streamApi: 'encode per message (no multi-value decoder)',
   },
   'msgpack-lite': {
     version: () => 'msgpack-lite ' + versionOf('msgpack-lite'),
     encode: (v) => lite.encode(v), decode: (b) => lite.decode(b),
-    decodeMulti: (b) => { const out = []; const d = new lite.Decoder(); d.on('data', (v) => out.push(v)); d.decode(b); return out; },
+    each: (b, cb) => { let n = 0; const d = new lite.Decoder(); d.on('data', (v) => { cb(v); n++; }); d.decode(b); return n; },
+    streamApi: 'createEncodeStream / createDecodeStream',
+    encodeStream: (msg, count) => {
+      const sink = makeSink()();
+      const s = lite.createEncodeStream();
+      s.on('data', sink.write);
+      for (let k = 0; k < count; k++) s.write(msg);
+      s.end();
+      return sink.bytes();
+    },
+    decodeStream: (buf, cb) => {
+      let n = 0;
+      const s = lite.createDecodeStream();
+      s.on('data', (v) => { cb(v); n++; });
+      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
+      s.end();
+      return n;
+    },
   },
   msgpack5: {
     version: () => 'msgpack5 ' + versionOf('msgpack5'),
     encode: (v) => msgpack5.encode(v).slice(), decode: (b) => msgpack5.decode(b),
-    decodeMulti: (b) => { const out = []; const bl = new BufferList(b); while (bl.length > 0) out.push(msgpack5.decode(bl)); return out; },
+    each: (b, cb) => { let n = 0; const bl = new BufferList(b); while (bl.length > 0) { cb(msgpack5.decode(bl)); n++; } return n; },
+    streamApi: 'encoder() / decoder() streams',
+    encodeStream: (msg, count) => {
+      const sink = makeSink()();
+      const s = msgpack5.encoder();
+      s.on('data', sink.write);
+      for (let k = 0; k < count; k++) s.write(msg);
+      s.end();
+      return sink.bytes();
+    },
+    decodeStream: (buf, cb) => {
+      let n = 0;
+      const s = msgpack5.decoder();
+      s.on('data', (v) => { cb(v); n++; });
+      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
+      s.end();
+      return n;
+    },
   },
 };
+for (const m of Object.values(IMPLS)) {
+  const write = makeStreamWriter();
+  const enc = m.encodeShared || m.encode;
+  m.writeAll = (values) => write(enc, values);
+  if (!m.encodeStream) {
+    m.encodeStream = (msg, count) => m.writeAll(new Array(count).fill(msg));
+    m.decodeStream = m.each ? (buf, cb) => m.each(buf, cb) : null;
+  }
+}
 function hasExtract() {
   try { createRequire(require.resolve('msgpackr'))('msgpackr-extract'); return true; } catch (e) { return false; }
 }
 const JSON_IMPL = 'JSON-node';
+const ignore = () => {};
+function collect(each, b) { const out = []; each(b, (v) => out.push(v)); return out; }
 
-function streamEncode(impl, values) {
-  const parts = new Array(values.length);
-  for (let k = 0; k < values.length; k++) parts[k] = impl.encode(values[k]);
-  return Buffer.concat(parts);
+// What each decoder does with bytes that are not UTF-8, and whether its binaries are views
+// into the input: asked of the library at start-up, so that the labels stay true.
+function utf8Policy(m) {
+  try { m.decode(Buffer.from([0xa2, 0xff, 0xfe])); return 'does not refuse invalid UTF-8'; } catch (e) { return 'refuses invalid UTF-8'; }
+}
+function binaryIsView(m) {
+  const b = Buffer.alloc(64);
+  b.set([0xc4, 3, 1, 2, 3]);
+  const v = m.decode(b.subarray(0, 5));
+  return v instanceof Uint8Array && v.buffer === b.buffer;
 }
 
 // --- cells ----------------------------------------------------------------------------------
@@ -243,22 +399,57 @@ function cells(refDir, quick) {
     (same(decode(r()), expected()) ? ['same_values', "decodes mpk's bytes to the same values", null]
       : ['wrong_values', "decodes mpk's bytes to other values", null]);
 
+  const multi = (impl) => (b) => collect((impl.each || IMPLS['@msgpack/msgpack'].each), b);
   const w1 = lazy(() => smallFields(values));
   const w1ref = ref('small_fields', 'stream');
   const w3 = lazy(() => flatMaps(maps));
   const w3ref = ref('flat_maps', 'stream');
   for (const [name, impl] of Object.entries(IMPLS)) {
-    add('small_fields', 'write_implicit', name, 'field', values, () => streamEncode(impl, w1()),
-      encodeCheck(w1ref, w1, () => streamEncode(impl, w1()), (b) => (impl.decodeMulti || IMPLS['@msgpack/msgpack'].decodeMulti)(b)));
-    if (impl.decodeMulti) {
-      add('small_fields', 'read_generic', name, 'field', values, () => impl.decodeMulti(w1ref()),
-        decodeCheck(w1ref, w1, impl.decodeMulti));
+    add('small_fields', 'write_implicit', name, 'field', values, () => impl.writeAll(w1()),
+      encodeCheck(w1ref, w1, () => impl.writeAll(w1()), multi(impl)));
+    if (impl.each) {
+      add('small_fields', 'read_generic', name, 'field', values, () => impl.each(w1ref(), ignore),
+        decodeCheck(w1ref, w1, multi(impl)));
     }
-    add('flat_maps', 'write', name, 'map', maps, () => streamEncode(impl, w3()),
-      encodeCheck(w3ref, w3, () => streamEncode(impl, w3()), (b) => (impl.decodeMulti || IMPLS['@msgpack/msgpack'].decodeMulti)(b)));
-    if (impl.decodeMulti) {
-      add('flat_maps', 'read_dynamic', name, 'map', maps, () => impl.decodeMulti(w3ref()),
-        decodeCheck(w3ref, w3, impl.decodeMulti));
+    add('flat_maps', 'write', name, 'map', maps, () => impl.writeAll(w3()),
+      encodeCheck(w3ref, w3, () => impl.writeAll(w3()), multi(impl)));
+    if (impl.each) {
+      add('flat_maps', 'read_dynamic', name, 'map', maps, () => impl.each(w3ref(), ignore),
+        decodeCheck(w3ref, w3, multi(impl)));
+    }
+  }
+
+  // W2 strings_binary: streams of max(1, 32 MiB / size) values of one size.
+  const w2 = stringsBinary(quick);
+  for (const [dname, { payload, count }] of Object.entries(w2)) {
+    const r = ref('strings_binary', dname);
+    const data = lazy(() => new Array(count).fill(payload));
+    const text = typeof payload === 'string';
+    for (const [name, impl] of Object.entries(IMPLS)) {
+      add('strings_binary', 'write_' + dname, name, 'value', count, () => impl.writeAll(data()),
+        encodeCheck(r, data, () => impl.writeAll(data()), multi(impl)));
+      if (!impl.each) continue;
+      const readCheck = (each, how) => () => {
+        let n = 0, ok = true;
+        each(r(), (v) => { n++; if (ok && !same(v, payload)) ok = false; });
+        return ok && n === count ? ['same_values', `decodes mpk's bytes to the same values (${how})`, null]
+          : ['wrong_values', `decodes mpk's bytes to other values (${n} values)`, null];
+      };
+      if (text) {
+        add('strings_binary', 'read_' + dname, name, 'value', count, () => impl.each(r(), ignore),
+          readCheck(impl.each, 'into JS strings; it ' + utf8Policy(impl)));
+      } else if (binaryIsView(impl)) {
+        // Zero-copy: binaries are views into the input. Labelled, and measured copying too.
+        add('strings_binary', `read_${dname}_view`, name, 'value', count, () => impl.each(r(), ignore),
+          readCheck(impl.each, 'zero-copy: each binary is a view into the input'));
+        const copying = impl.copyBinaries
+          || ((b, cb) => impl.each(b, (v) => cb(Uint8Array.prototype.slice.call(v))));
+        add('strings_binary', 'read_' + dname, name, 'value', count, () => copying(r(), ignore),
+          readCheck(copying, impl.copyBinaries ? 'copied by the library (copyBuffers)' : 'each view copied into a new Uint8Array'));
+      } else {
+        add('strings_binary', 'read_' + dname, name, 'value', count, () => impl.each(r(), ignore),
+          readCheck(impl.each, 'each binary a copy'));
+      }
     }
   }
 
@@ -283,6 +474,23 @@ function cells(refDir, quick) {
   };
   perObject('typed_objects', lazy(typedObjects), 'serialize', 'deserialize');
 
+  // W4 deep_nesting: one structure per operation, MessagePack and JSON.
+  for (const n of NEST_DEPTHS) {
+    const value = lazy(() => nest(n));
+    const r = ref('deep_nesting', 'nest_' + n);
+    for (const [impl, m] of Object.entries(IMPLS)) {
+      add('deep_nesting', 'build_' + n, impl, 'structure', 1, () => m.encode(value()),
+        encodeCheck(r, value, () => m.encode(value()), m.decode));
+      add('deep_nesting', 'parse_' + n, impl, 'structure', 1, () => m.decode(r()), decodeCheck(r, value, m.decode));
+    }
+    const text = lazy(() => JSON.stringify(value()));
+    const jsonVerify = () => (same(JSON.parse(text()), value())
+      ? ['same_values', 'JSON text (no MessagePack bytes to compare); round trip gives the same values', Buffer.byteLength(text())]
+      : ['wrong_values', 'JSON round trip changes the values', null]);
+    add('deep_nesting', 'build_' + n, JSON_IMPL, 'structure', 1, () => JSON.stringify(value()), jsonVerify);
+    add('deep_nesting', 'parse_' + n, JSON_IMPL, 'structure', 1, () => JSON.parse(text()), jsonVerify);
+  }
+
   const w6 = lazy(luaBench);
   for (const name of Object.keys(w6())) {
     const r = ref('lua_bench', name);
@@ -298,28 +506,86 @@ function cells(refDir, quick) {
     }
   }
   perObject('documents', lazy(documents), 'encode', 'decode');
+
+  // W7 stream: messages written to and read from a stream; one message is the unit.
+  const count = STREAM_COUNT(quick);
+  const sref = ref('documents', 'stream');
+  for (const [name, impl] of Object.entries(IMPLS)) {
+    const readBack = (buf) => {
+      let n = 0, ok = true;
+      const dec = impl.decodeStream || IMPLS.msgpackr.decodeStream;
+      dec(buf, (v) => { n++; if (ok && !same(v, STREAM_MESSAGE)) ok = false; });
+      return ok && n === count;
+    };
+    add('documents', 'encode_stream', name, 'op', count, () => impl.encodeStream(STREAM_MESSAGE, count), (state) => {
+      const mine = impl.encodeStream(STREAM_MESSAGE, count);
+      if (!readBack(mine)) return ['wrong_values', 'its own stream does not read back to the messages', mine.length];
+      if (mine.equals(sref())) return ['same_bytes', `same bytes as mpk (${impl.streamApi})`, mine.length];
+      state.encoded = Buffer.from(mine);
+      return ['different_bytes', '', mine.length];
+    });
+    if (impl.decodeStream) {
+      add('documents', 'decode_stream', name, 'op', count, () => impl.decodeStream(sref(), ignore), () => (readBack(sref())
+        ? ['same_values', `reads mpk's stream to the same ${count} messages (${impl.streamApi}${impl.decodeStream === impl.each ? '' : ', fed in 64 KiB chunks'})`, null]
+        : ['wrong_values', "reads mpk's stream to other messages", null]));
+    }
+  }
+
+  // W7 records: every implementation runs the plain-map lists; msgpackr also its record
+  // extension (useRecords). mpk's record bytes come from include/mpk/ext/records.hpp through
+  // mpk_gen once it writes documents/<list>_records.msgpack; until then, values only.
+  const lists = lazy(recordsLists);
+  perObject('documents', lists, 'encode', 'decode');
+  for (const list of ['beer_list', 'map_list']) {
+    const value = () => lists()[list + '_maps'];
+    const refPath = path.join(refDir, 'documents', list + '_records.msgpack');
+    const recPackr = new msgpackr.Packr({ useRecords: true });
+    const recUnpackr = new msgpackr.Unpackr({ useRecords: true });
+    const own = lazy(() => Buffer.from(recPackr.pack(value())));
+    const hasRef = () => fs.existsSync(refPath);
+    add('documents', `encode_${list}_records`, 'msgpackr', 'op', 1, () => recPackr.pack(value()), (state) => {
+      const mine = Buffer.from(recPackr.pack(value()));
+      if (!same(new msgpackr.Unpackr({ useRecords: true }).unpack(mine), value())) return ['wrong_values', 'its own bytes do not decode to the data', mine.length];
+      if (!hasRef()) return ['same_values', "records (useRecords): its own bytes decode to the data; bytes not compared (mpk_gen writes no records reference yet)", mine.length];
+      if (mine.equals(fs.readFileSync(refPath))) return ['same_bytes', 'same bytes as mpk (records)', mine.length];
+      state.encoded = mine;
+      return ['different_bytes', '', mine.length];
+    });
+    const input = () => (hasRef() ? fs.readFileSync(refPath) : own());
+    const recInput = lazy(input);
+    add('documents', `decode_${list}_records`, 'msgpackr', 'op', 1, () => recUnpackr.unpack(recInput()), () => (
+      same(new msgpackr.Unpackr({ useRecords: true }).unpack(recInput()), value())
+        ? ['same_values', hasRef() ? "decodes mpk's records bytes to the same values"
+          : 'decodes its own records bytes to the same values (mpk_gen writes no records reference yet)', null]
+        : ['wrong_values', 'decodes the records bytes to other values', null]));
+  }
   return out;
 }
 
 // --- timing ---------------------------------------------------------------------------------
 
+// Warm-up: at least 3 calls and 0.1 s (0.01 s quick), so that V8 has compiled the
+// optimized code before timing (the first call of a loop over a million values runs ~2x
+// slower). With --expose-gc (the runner passes it), a full collection before each repetition
+// so that one repetition does not pay for the garbage of another, or of another cell.
 let sink = 0;
+const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 function measure(op, units, quick) {
   const [warm, target, reps] = quick ? [0.01, 0.02, 3] : [0.1, 0.25, 5];
-  const now = () => Number(process.hrtime.bigint()) / 1e9;
-  const t0 = now();
+  const t0 = process.hrtime.bigint();
   let calls = 0;
   let elapsed;
   for (;;) {
     const r = op();
     sink += r === undefined ? 0 : 1;
     calls++;
-    elapsed = now() - t0;
-    if (elapsed >= warm) break;
+    elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (elapsed >= warm && calls >= 3) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
   const samples = [];
   for (let rep = 0; rep < reps; rep++) {
+    collectGarbage();
     const s = process.hrtime.bigint();
     for (let k = 0; k < batch; k++) { const r = op(); sink += r === undefined ? 0 : 1; }
     samples.push(Number(process.hrtime.bigint() - s) / (batch * units));
@@ -345,20 +611,27 @@ function fnv1a64(buf) {
 // the cases whose data holds integral doubles are compared as values (decoding mpk's bytes);
 // every other case is compared by digest of @msgpack/msgpack's encoding, which writes every
 // value in its smallest form like mpk.
-const INTEGRAL_DOUBLES = new Set(['typed_objects/double_array', 'typed_objects/beer_list_map', 'typed_objects/beer_list_array']);
+const INTEGRAL_DOUBLES = new Set(['typed_objects/double_array', 'typed_objects/beer_list_map', 'typed_objects/beer_list_array',
+  'documents/beer_list_maps']);
 function checkGenerators(refDir, quick) {
   const lines = fs.readFileSync(path.join(refDir, 'digests.csv'), 'utf8').trim().split('\n').slice(1);
-  const gens = { typed_objects: typedObjects(), lua_bench: luaBench(), documents: documents() };
+  const docs = Object.assign(documents(), recordsLists());
+  docs.stream = null; // below
+  const nests = Object.fromEntries(NEST_DEPTHS.map((n) => ['nest_' + n, nest(n)]));
+  const gens = { typed_objects: typedObjects(), lua_bench: luaBench(), documents: docs, deep_nesting: nests };
+  const w2 = stringsBinary(quick);
   let bad = 0, checked = 0;
   for (const line of lines) {
     const [w, c, , h] = line.split(',');
     let data;
     if (w === 'small_fields') data = smallFields(quick ? 20000 : 1000000);
     else if (w === 'flat_maps') data = flatMaps(quick ? 2000 : 100000);
+    else if (w === 'strings_binary' && w2[c]) data = new Array(w2[c].count).fill(w2[c].payload);
+    else if (w === 'documents' && c === 'stream') data = new Array(STREAM_COUNT(quick)).fill(STREAM_MESSAGE);
     else if (gens[w] && c in gens[w]) data = gens[w][c];
     else { console.log(`MISSING ${w}/${c}: no generator`); bad++; continue; }
     checked++;
-    const multi = w === 'small_fields' || w === 'flat_maps';
+    const multi = w === 'small_fields' || w === 'flat_maps' || w === 'strings_binary' || c === 'stream';
     if (INTEGRAL_DOUBLES.has(`${w}/${c}`)) {
       const refBytes = fs.readFileSync(path.join(refDir, w, c + '.msgpack'));
       const ok = same(mmDecoder.decode(refBytes), data);
