@@ -13,6 +13,7 @@
 require 'msgpack'
 require 'json'
 require 'fileutils'
+require 'stringio'
 
 LANGUAGE = 'Ruby'
 ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -72,6 +73,45 @@ end
 
 def alphabet(n) = (ALPHABET * (n / ALPHABET.size + 1))[0, n]
 def pattern_bin(n) = Array.new(n) { |k| (k * 31 + 7) & 0xff }.pack('C*')
+
+# W2: every case writes max(1, total / size) values of one size (mpk_gen: w2_*_total).
+def w2_total(quick) = quick ? 256 << 10 : 32 << 20
+UTF8_UNIT = "h\u00e9llo w\u00f6rld \u2713 "
+
+# UTF8_UNIT repeated, cut at the last whole character at or below n bytes.
+def utf8_text(n)
+  s = +''
+  s << UTF8_UNIT while s.bytesize + UTF8_UNIT.bytesize <= n
+  UTF8_UNIT.each_char do |ch|
+    break if s.bytesize + ch.bytesize > n
+
+    s << ch
+  end
+  s
+end
+
+def strings_binary(quick)
+  payloads = { 'ascii_8' => alphabet(8), 'ascii_1k' => alphabet(1024), 'ascii_64k' => alphabet(65_536),
+               'utf8_1k' => utf8_text(1024), 'bin_1k' => pattern_bin(1024), 'bin_1m' => pattern_bin(1 << 20) }
+  payloads.transform_values { |v| [v, [1, w2_total(quick) / v.bytesize].max] }
+end
+
+NEST_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128].freeze
+def nest(n)
+  v = [1, 2, 3]
+  (n - 1).times { v = [1, 2, 3, v] }
+  v
+end
+
+STREAM_MESSAGE = ['tag', [[1_440_949_922, { 'message' => 'hi there' }]]].freeze
+def stream_count(quick) = quick ? 20_000 : 1_000_000
+STREAM_CHUNK = 65_536
+
+# W7 records, the plain-map lists: beer_list (W5, map mode) and map_list.
+def records_lists
+  { 'beer_list_maps' => typed_objects['beer_list_map'],
+    'map_list_maps' => Array.new(32) { |i| { 'key' => 'a' * i, 'value' => 'a' * i, 'index' => i } } }
+end
 
 # notepack's benchmarks/data.js, reconstructed: see docs/benchmark-suite.md.
 def medium_or_large(large)
@@ -154,6 +194,49 @@ def stream_unpack(data)
   out
 end
 
+# Reads every value of the stream without keeping them; with `check`, whether each equals it.
+def stream_each(data, check = nil)
+  u = MessagePack::Unpacker.new
+  u.feed(data)
+  n = 0
+  ok = true
+  u.each do |v|
+    n += 1
+    ok = false if check && ok && !same(v, check)
+  end
+  check ? [n, ok] : n
+end
+
+# W7 stream: messages packed one by one into an IO (StringIO).
+def messages_write(msg, count)
+  io = StringIO.new(+'', 'wb')
+  pk = MessagePack::Packer.new(io)
+  count.times { pk.write(msg) }
+  pk.flush
+  io.string
+end
+
+# W7 stream: the bytes arrive in 64 KiB chunks, fed to one Unpacker.
+def messages_read(data, check = nil)
+  u = MessagePack::Unpacker.new
+  n = 0
+  ok = true
+  (0...data.bytesize).step(STREAM_CHUNK) do |p|
+    u.feed_each(data.byteslice(p, STREAM_CHUNK)) do |v|
+      n += 1
+      ok = false if check && ok && !same(v, check)
+    end
+  end
+  check ? [n, ok] : n
+end
+
+def utf8_policy
+  s = MessagePack.unpack("\xa2\xff\xfe".b)
+  s.valid_encoding? ? 'refuses invalid UTF-8' : 'does not check UTF-8'
+rescue StandardError
+  'refuses invalid UTF-8'
+end
+
 def stream_skip(data)
   u = MessagePack::Unpacker.new
   u.feed(data)
@@ -217,6 +300,42 @@ def cells(ref_dir, quick)
   out << Cell.new('flat_maps', 'read_dynamic', mp, 'map', maps, -> { stream_unpack(w3ref.call) },
                   decode_check.call(w3ref, w3, method(:stream_unpack)))
 
+  # W2 strings_binary: streams of max(1, 32 MiB / size) values of one size.
+  strings_binary(quick).each do |name, (payload, count)|
+    r = ref.call('strings_binary', name)
+    data = Lazy.new { Array.new(count, payload) }
+    enc = -> { stream_pack(data.call) }
+    out << Cell.new('strings_binary', "write_#{name}", mp, 'value', count, enc,
+                    encode_check.call(r, data, enc, method(:stream_unpack)))
+    how = payload.encoding == Encoding::BINARY ? 'into String (a copy)' : "into String (a copy); msgpack-ruby #{utf8_policy}"
+    out << Cell.new('strings_binary', "read_#{name}", mp, 'value', count, -> { stream_each(r.call) },
+                    lambda { |_s|
+                      n, ok = stream_each(r.call, payload)
+                      ok && n == count ? ['same_values', "decodes mpk's bytes to the same values (#{how})", nil] : ['wrong_values', "decodes mpk's bytes to other values (#{n} values)", nil]
+                    })
+  end
+
+  # W4 deep_nesting: one structure per operation, MessagePack and JSON.
+  NEST_DEPTHS.each do |n|
+    value = Lazy.new { nest(n) }
+    r = ref.call('deep_nesting', "nest_#{n}")
+    enc = -> { MessagePack.pack(value.call) }
+    dec = ->(b) { MessagePack.unpack(b) }
+    out << Cell.new('deep_nesting', "build_#{n}", mp, 'structure', 1, enc, encode_check.call(r, value, enc, dec))
+    out << Cell.new('deep_nesting', "parse_#{n}", mp, 'structure', 1, -> { MessagePack.unpack(r.call) },
+                    decode_check.call(r, value, dec))
+    text = Lazy.new { JSON.generate(value.call, max_nesting: false) }
+    jv = lambda do |_s|
+      if same(JSON.parse(text.call, max_nesting: false), value.call)
+        ['same_values', 'JSON text (no MessagePack bytes to compare); round trip gives the same values', text.call.bytesize]
+      else
+        ['wrong_values', 'JSON round trip changes the values', nil]
+      end
+    end
+    out << Cell.new('deep_nesting', "build_#{n}", 'json-ruby', 'structure', 1, -> { JSON.generate(value.call, max_nesting: false) }, jv)
+    out << Cell.new('deep_nesting', "parse_#{n}", 'json-ruby', 'structure', 1, -> { JSON.parse(text.call, max_nesting: false) }, jv)
+  end
+
   per_object = lambda do |workload, data, enc_name, dec_name|
     data.call.each_key do |name|
       value = -> { data.call[name] }
@@ -256,6 +375,26 @@ def cells(ref_dir, quick)
     })
   end
   per_object.call('documents', Lazy.new { documents }, 'encode', 'decode')
+
+  # W7 stream: messages written to and read from a stream; one message is the unit.
+  count = stream_count(quick)
+  sref = ref.call('documents', 'stream')
+  out << Cell.new('documents', 'encode_stream', mp, 'op', count, -> { messages_write(STREAM_MESSAGE, count) }, lambda { |state|
+    mine = messages_write(STREAM_MESSAGE, count)
+    n, ok = messages_read(mine, STREAM_MESSAGE)
+    next ['wrong_values', 'its own stream does not read back to the messages', mine.bytesize] unless ok && n == count
+    next ['same_bytes', 'same bytes as mpk (Packer on a StringIO)', mine.bytesize] if mine.b == sref.call.b
+
+    state[:encoded] = mine
+    ['different_bytes', '', mine.bytesize]
+  })
+  out << Cell.new('documents', 'decode_stream', mp, 'op', count, -> { messages_read(sref.call) }, lambda { |_s|
+    n, ok = messages_read(sref.call, STREAM_MESSAGE)
+    ok && n == count ? ['same_values', "reads mpk's stream, fed in 64 KiB chunks (Unpacker#feed_each), to the same #{n} messages", nil] : ['wrong_values', "read #{n} messages", nil]
+  })
+
+  # W7 records: msgpack-ruby has no record extension: it runs the plain-map lists.
+  per_object.call('documents', Lazy.new { records_lists }, 'encode', 'decode')
   out
 end
 
@@ -298,7 +437,9 @@ def fnv1a64(s)
 end
 
 def check_generators(ref_dir, quick)
-  gens = { 'typed_objects' => typed_objects, 'lua_bench' => lua_bench, 'documents' => documents }
+  gens = { 'typed_objects' => typed_objects, 'lua_bench' => lua_bench, 'documents' => documents.merge(records_lists),
+           'deep_nesting' => NEST_DEPTHS.to_h { |n| ["nest_#{n}", nest(n)] } }
+  w2 = strings_binary(quick)
   bad = 0
   checked = 0
   File.readlines(File.join(ref_dir, 'digests.csv')).drop(1).each do |line|
@@ -306,6 +447,8 @@ def check_generators(ref_dir, quick)
     bytes = case w
             when 'small_fields' then stream_pack(small_fields(quick ? 20_000 : 1_000_000))
             when 'flat_maps' then stream_pack(flat_maps(quick ? 2_000 : 100_000))
+            when 'strings_binary' then w2[c]&.then { |p, n| stream_pack(Array.new(n, p)) }
+            when 'documents' then c == 'stream' ? messages_write(STREAM_MESSAGE, stream_count(quick)) : gens.dig(w, c)&.then { |v| MessagePack.pack(v) }
             else gens.dig(w, c)&.then { |v| MessagePack.pack(v) }
             end
     if bytes.nil?
