@@ -16,7 +16,8 @@ import re
 import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode", "json"]
+TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode", "json",
+           "stream"]
 MAX_SEED = 4096  # libFuzzer's default -max_len
 
 
@@ -158,6 +159,24 @@ def test_vectors():
     return out
 
 
+# fuzz/stream.cpp reads byte 0 as k (mod 8), then k chunk sizes (b + 1 bytes each), then the
+# stream: all at once, one byte at a time, and chunks of 1, 7 and 3 bytes in turn.
+STREAM_PREFIXES = (b"\x00", b"\x01\x00", b"\x03\x00\x06\x02")
+
+
+def stream_seeds(seeds):
+    """The stream target's seeds: each seed behind a chunk-size prefix, and runs of 8 seeds
+    back to back (a stream of several messages)."""
+    values = [b for _, b in sorted(seeds.items())]
+    runs = [b"".join(values[i:i + 8]) for i in range(0, len(values), 8)]
+    out = {}
+    for i, b in enumerate(values + runs):
+        seed = STREAM_PREFIXES[i % len(STREAM_PREFIXES)] + b
+        if len(seed) <= MAX_SEED:
+            out[hashlib.sha1(seed).hexdigest()[:16]] = seed
+    return out
+
+
 def main():
     seeds = {}
     for b in test_vectors() + built_vectors():
@@ -168,7 +187,7 @@ def main():
         d.mkdir(parents=True, exist_ok=True)
         for old in d.iterdir():
             old.unlink()
-        for name, b in sorted(seeds.items()):
+        for name, b in sorted((stream_seeds(seeds) if target == "stream" else seeds).items()):
             (d / name).write_bytes(b)
     print("make_corpus: %d seeds for each of %s" % (len(seeds), ", ".join(TARGETS)))
 

