@@ -118,9 +118,12 @@ void flat_maps(output& out, std::size_t maps) {
 // --- W2 strings_binary ----------------------------------------------------------------------
 
 /// Bytes each W2 case writes in total (BENCHMARKS.md: ~32 MB), as a stream of top-level values
-/// of one size: max(1, total / size) values. Every harness uses the same counts.
+/// of one size: max(1, min(1,000,000, total / size)) values. Every harness uses the same
+/// counts. The cap (8 MB of 8-byte strings, like W1's million values) keeps the slowest
+/// per-call peers (msgpack-lite: ~6 us per top-level value) to seconds per repetition.
 constexpr std::size_t w2_full_total = std::size_t{32} << 20;
 constexpr std::size_t w2_quick_total = std::size_t{256} << 10;
+constexpr std::size_t w2_max_values = 1'000'000;
 
 /// "héllo wörld ✓ " repeated and cut at the last whole character at or below n bytes.
 std::string utf8_text(std::size_t n) {
@@ -151,7 +154,8 @@ void strings_binary(output& out, bool quick) {
   };
   const std::size_t total = quick ? w2_quick_total : w2_full_total;
   for (const auto& c : cases) {
-    const std::size_t count = std::max<std::size_t>(1, total / c.payload.size());
+    const std::size_t count =
+        std::max<std::size_t>(1, std::min(w2_max_values, total / c.payload.size()));
     mpk::buffer b;
     mpk_writer w(b);
     for (std::size_t k = 0; k < count; ++k) {

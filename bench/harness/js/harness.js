@@ -80,7 +80,7 @@ function luaBench() {
   return d;
 }
 
-// W2: every case writes max(1, total / size) values of one size (mpk_gen: w2_*_total).
+// W2: every case writes max(1, min(1,000,000, total / size)) values of one size (mpk_gen).
 const W2_TOTAL = (quick) => (quick ? 256 << 10 : 32 << 20);
 const UTF8_UNIT = 'h\u00e9llo w\u00f6rld \u2713 ';
 function utf8Text(n) { // UTF8_UNIT repeated, cut at the last whole character at or below n bytes
@@ -97,7 +97,7 @@ function stringsBinary(quick) {
   const out = {};
   for (const [k, v] of Object.entries(payloads)) {
     const size = typeof v === 'string' ? Buffer.byteLength(v) : v.length;
-    out[k] = { payload: v, count: Math.max(1, Math.floor(W2_TOTAL(quick) / size)) };
+    out[k] = { payload: v, count: Math.max(1, Math.min(1000000, Math.floor(W2_TOTAL(quick) / size))) };
   }
   return out;
 }
@@ -564,7 +564,7 @@ function cells(refDir, quick) {
 
 // --- timing ---------------------------------------------------------------------------------
 
-// Warm-up: at least 3 calls and 0.1 s (0.01 s quick), so that V8 has compiled the
+// Warm-up: at least 0.1 s (0.01 s quick) and 3 calls (or 1 s), so that V8 has compiled the
 // optimized code before timing (the first call of a loop over a million values runs ~2x
 // slower). With --expose-gc (the runner passes it), a full collection before each repetition
 // so that one repetition does not pay for the garbage of another, or of another cell.
@@ -580,7 +580,7 @@ function measure(op, units, quick) {
     sink += r === undefined ? 0 : 1;
     calls++;
     elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (elapsed >= warm && calls >= 3) break;
+    if (elapsed >= warm && (calls >= 3 || elapsed >= 1)) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
   const samples = [];

@@ -98,6 +98,51 @@ local function lua_bench()
   return d, order
 end
 
+-- W2: every case writes max(1, min(1,000,000, total / size)) values of one size (mpk_gen).
+local ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+local function alphabet(n) return (string.rep(ALPHABET, math.floor(n / #ALPHABET) + 1)):sub(1, n) end
+local function pattern_bin(n)
+  local t = {}
+  for k = 0, n - 1 do t[k + 1] = string.char((k * 31 + 7) % 256) end
+  return table.concat(t)
+end
+local UTF8_UNIT = 'h\195\169llo w\195\182rld \226\156\147 '
+local function utf8_text(n)
+  -- UTF8_UNIT repeated, cut at the last whole character at or below n bytes.
+  local s = string.rep(UTF8_UNIT, math.floor(n / #UTF8_UNIT) + 1):sub(1, n + 1)
+  local k = n + 1
+  while k > 1 and s:byte(k) >= 0x80 and s:byte(k) < 0xC0 do k = k - 1 end
+  return s:sub(1, k - 1)
+end
+local W2_ORDER = { 'ascii_8', 'ascii_1k', 'ascii_64k', 'utf8_1k', 'bin_1k', 'bin_1m' }
+local function strings_binary(quick)
+  local total = quick and 256 * 1024 or 32 * 1024 * 1024
+  local p = { ascii_8 = alphabet(8), ascii_1k = alphabet(1024), ascii_64k = alphabet(65536),
+              utf8_1k = utf8_text(1024), bin_1k = pattern_bin(1024), bin_1m = pattern_bin(1048576) }
+  local d = {}
+  for name, v in pairs(p) do
+    d[name] = { payload = v, count = math.max(1, math.min(1000000, math.floor(total / #v))), binary = name:sub(1, 4) == 'bin_' }
+  end
+  return d
+end
+
+local NEST_DEPTHS = { 1, 2, 4, 8, 16, 32, 64, 128 }
+local function nest(n)
+  local v = { 1, 2, 3 }
+  for _ = 2, n do v = { 1, 2, 3, v } end
+  return v
+end
+
+local STREAM_MESSAGE = { 'tag', { { 1440949922, { message = 'hi there' } } } }
+local STREAM_CHUNK = 65536
+
+-- W7 records, the plain-map lists: beer_list (W5, map mode) and map_list.
+local function records_lists()
+  local list = {}
+  for i = 0, 31 do list[i + 1] = { key = string.rep('a', i), value = string.rep('a', i), index = i } end
+  return { beer_list_maps = typed_objects().beer_list_map, map_list_maps = list }
+end
+
 -- Deep equality, without order for tables; tells integers from floats on Lua 5.3+.
 local function same(a, b)
   if type(a) ~= type(b) then return false end
@@ -126,6 +171,49 @@ local function stream_pack(values)
   local parts, pack = {}, mp.pack
   for k = 1, #values do parts[k] = pack(values[k]) end
   return table.concat(parts)
+end
+
+-- Packs as binaries (lua-MessagePack's set_string'binary'), then back to str.
+local function as_binary(fn)
+  mp.set_string 'binary'
+  local ok, r = pcall(fn)
+  mp.set_string 'string'
+  if not ok then error(r, 0) end
+  return r
+end
+
+-- Reads every value of the stream without keeping them; with `check`, whether each equals it.
+local function stream_each(s, check)
+  local n, ok = 0, true
+  for _, v in mp.unpacker(s) do
+    n = n + 1
+    if check ~= nil and ok and not same(v, check) then ok = false end
+  end
+  return n, ok
+end
+
+-- W7 stream: messages packed one by one into a list of chunks (Lua's string builder).
+local function messages_write(msg, count)
+  local parts, pack = {}, mp.pack
+  for k = 1, count do parts[k] = pack(msg) end
+  return table.concat(parts)
+end
+
+-- W7 stream: the bytes arrive in 64 KiB chunks (mp.unpacker over a function source).
+local function messages_read(s, check)
+  local pos = 1
+  local function source()
+    if pos > #s then return nil end
+    local chunk = s:sub(pos, pos + STREAM_CHUNK - 1)
+    pos = pos + STREAM_CHUNK
+    return chunk
+  end
+  local n, ok = 0, true
+  for _, v in mp.unpacker(source) do
+    n = n + 1
+    if check ~= nil and ok and not same(v, check) then ok = false end
+  end
+  return n, ok
 end
 
 local function stream_unpack(s)
@@ -181,6 +269,31 @@ local function cells(ref_dir, quick)
         decode_check(r, value, mp.unpack))
   end
 
+  -- W2 strings_binary: streams of max(1, 32 MiB / size) values of one size.
+  local w2 = strings_binary(quick)
+  for _, name in ipairs(W2_ORDER) do
+    local d, r = w2[name], ref('strings_binary', name)
+    local data = lazy(function() local t = {} for k = 1, d.count do t[k] = d.payload end return t end)
+    local enc = d.binary and function() return as_binary(function() return stream_pack(data()) end) end
+      or function() return stream_pack(data()) end
+    add('strings_binary', 'write_' .. name, 'value', d.count, enc, encode_check(r, data, enc, stream_unpack))
+    local how = d.binary and 'binaries come back as Lua strings' or 'Lua strings are bytes: no UTF-8 check'
+    add('strings_binary', 'read_' .. name, 'value', d.count, function() return stream_each(r()) end, function()
+      local n, ok = stream_each(r(), d.payload)
+      if ok and n == d.count then return 'same_values', "decodes mpk's bytes to the same values (" .. how .. ')' end
+      return 'wrong_values', "decodes mpk's bytes to other values (" .. n .. ' values)'
+    end)
+  end
+
+  -- W4 deep_nesting: one structure per operation.
+  for _, n in ipairs(NEST_DEPTHS) do
+    local r, value = ref('deep_nesting', 'nest_' .. n), lazy(function() return nest(n) end)
+    add('deep_nesting', 'build_' .. n, 'structure', 1, function() return mp.pack(value()) end,
+        encode_check(r, value, function() return mp.pack(value()) end, mp.unpack))
+    add('deep_nesting', 'parse_' .. n, 'structure', 1, function() return mp.unpack(r()) end,
+        decode_check(r, value, mp.unpack))
+  end
+
   local w6, order = lua_bench()
   for _, name in ipairs(order) do
     local r, v = ref('lua_bench', name), w6[name]
@@ -199,6 +312,32 @@ local function cells(ref_dir, quick)
   add('documents', 'encode_tiny', 'op', 1, function() return mp.pack(tiny()) end,
       encode_check(tr, tiny, function() return mp.pack(tiny()) end, mp.unpack))
   add('documents', 'decode_tiny', 'op', 1, function() return mp.unpack(tr()) end, decode_check(tr, tiny, mp.unpack))
+
+  -- W7 stream: messages written to and read from a stream; one message is the unit.
+  local count, sref = quick and 20000 or 1000000, ref('documents', 'stream')
+  add('documents', 'encode_stream', 'op', count, function() return messages_write(STREAM_MESSAGE, count) end, function(state)
+    local mine = messages_write(STREAM_MESSAGE, count)
+    local n, ok = messages_read(mine, STREAM_MESSAGE)
+    if not ok or n ~= count then return 'wrong_values', 'its own stream does not read back to the messages', #mine end
+    if mine == sref() then return 'same_bytes', 'same bytes as mpk', #mine end
+    state.encoded = mine
+    return 'different_bytes', '', #mine
+  end)
+  add('documents', 'decode_stream', 'op', count, function() return messages_read(sref()) end, function()
+    local n, ok = messages_read(sref(), STREAM_MESSAGE)
+    if ok and n == count then return 'same_values', "reads mpk's stream, fed in 64 KiB chunks (unpacker over a function), to the same " .. n .. ' messages' end
+    return 'wrong_values', 'read ' .. n .. ' messages'
+  end)
+
+  -- W7 records: lua-MessagePack has no record extension: it runs the plain-map lists
+  -- (table order: its map bytes differ from mpk's, values are compared without order).
+  local lists = lazy(records_lists)
+  for _, name in ipairs { 'beer_list_maps', 'map_list_maps' } do
+    local r, value = ref('documents', name), function() return lists()[name] end
+    add('documents', 'encode_' .. name, 'op', 1, function() return mp.pack(value()) end,
+        encode_check(r, value, function() return mp.pack(value()) end, mp.unpack))
+    add('documents', 'decode_' .. name, 'op', 1, function() return mp.unpack(r()) end, decode_check(r, value, mp.unpack))
+  end
   return out
 end
 
@@ -244,6 +383,8 @@ local function check_generators(ref_dir, quick)
   -- number type; value comparison with mpk's decoded bytes for the others (said on each line).
   local gens = typed_objects()
   local w6 = lua_bench()
+  local w2 = strings_binary(quick)
+  local lists = records_lists()
   local digests = {}
   for line in io.lines(ref_dir .. '/digests.csv') do
     local w, c, _, h = line:match('^([^,]*),([^,]*),([^,]*),([^,]*)$')
@@ -252,17 +393,28 @@ local function check_generators(ref_dir, quick)
   local bad, checked = 0, 0
   for _, d in ipairs(digests) do
     local w, c, h = d[1], d[2], d[3]
-    local data, multi
+    local data, multi, binary
     if w == 'small_fields' then data, multi = small_fields(quick and 20000 or 1000000), true
     elseif w == 'flat_maps' then data, multi = flat_maps(quick and 2000 or 100000), true
     elseif w == 'typed_objects' then data = gens[c]
     elseif w == 'lua_bench' then data = w6[c]
-    elseif w == 'documents' and c == 'tiny' then data = { foo = 1, bar = 'abc' } end
+    elseif w == 'documents' and c == 'tiny' then data = { foo = 1, bar = 'abc' }
+    elseif w == 'documents' and c == 'stream' then
+      data, multi = {}, true
+      for k = 1, quick and 20000 or 1000000 do data[k] = STREAM_MESSAGE end
+    elseif w == 'documents' then data = lists[c]
+    elseif w == 'deep_nesting' then data = nest(tonumber(c:match('^nest_(%d+)$')))
+    elseif w == 'strings_binary' and w2[c] then
+      data, multi = {}, true
+      for k = 1, w2[c].count do data[k] = w2[c].payload end
+      binary = w2[c].binary
+    end
     if data == nil then
       print(string.format('SKIP %s/%s: not expressible in Lua', w, c))
     else
       checked = checked + 1
-      local bytes = multi and stream_pack(data) or mp.pack(data)
+      local function enc() return multi and stream_pack(data) or mp.pack(data) end
+      local bytes = binary and as_binary(enc) or enc()
       local refb = read_file(ref_dir .. '/' .. w .. '/' .. c .. '.msgpack')
       local ok, how
       if not IS_JIT and bytes == refb or (not IS_JIT and fnv1a64(bytes) == h) then

@@ -95,8 +95,9 @@ def pattern_bin(n):
     return bytes((k * 31 + 7) & 0xFF for k in range(n))
 
 
-# W2: every case writes max(1, total / size) values of one size (mpk_gen: w2_*_total).
+# W2: every case writes max(1, min(1,000,000, total / size)) values of one size (mpk_gen).
 W2_TOTAL = {False: 32 << 20, True: 256 << 10}
+W2_MAX_VALUES = 1000000
 UTF8_UNIT = "h\u00e9llo w\u00f6rld \u2713 "
 
 
@@ -111,7 +112,8 @@ def strings_binary(quick):
     payloads = {"ascii_8": alphabet(8), "ascii_1k": alphabet(1024), "ascii_64k": alphabet(65536),
                 "utf8_1k": utf8_text(1024), "bin_1k": pattern_bin(1024), "bin_1m": pattern_bin(1 << 20)}
     total = W2_TOTAL[quick]
-    return {k: (v, max(1, total // len(v.encode() if isinstance(v, str) else v))) for k, v in payloads.items()}
+    return {k: (v, max(1, min(W2_MAX_VALUES, total // len(v.encode() if isinstance(v, str) else v))))
+            for k, v in payloads.items()}
 
 
 NEST_DEPTHS = (1, 2, 4, 8, 16, 32, 64, 128)

@@ -74,7 +74,7 @@ end
 def alphabet(n) = (ALPHABET * (n / ALPHABET.size + 1))[0, n]
 def pattern_bin(n) = Array.new(n) { |k| (k * 31 + 7) & 0xff }.pack('C*')
 
-# W2: every case writes max(1, total / size) values of one size (mpk_gen: w2_*_total).
+# W2: every case writes max(1, min(1,000,000, total / size)) values of one size (mpk_gen).
 def w2_total(quick) = quick ? 256 << 10 : 32 << 20
 UTF8_UNIT = "h\u00e9llo w\u00f6rld \u2713 "
 
@@ -93,7 +93,7 @@ end
 def strings_binary(quick)
   payloads = { 'ascii_8' => alphabet(8), 'ascii_1k' => alphabet(1024), 'ascii_64k' => alphabet(65_536),
                'utf8_1k' => utf8_text(1024), 'bin_1k' => pattern_bin(1024), 'bin_1m' => pattern_bin(1 << 20) }
-  payloads.transform_values { |v| [v, [1, w2_total(quick) / v.bytesize].max] }
+  payloads.transform_values { |v| [v, [1, [1_000_000, w2_total(quick) / v.bytesize].min].max] }
 end
 
 NEST_DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128].freeze
