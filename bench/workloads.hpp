@@ -12,4 +12,7 @@ namespace mpk_bench {
 /// W1 small_fields: 1,000,000 small top-level values in records of 8.
 bool register_small_fields(suite& s, const run_config& cfg);
 
+/// W3 flat_maps: 100,000 top-level maps of 16 entries (bench/w3_flat_maps.cpp).
+bool register_flat_maps(suite& s, const run_config& cfg);
+
 }  // namespace mpk_bench
