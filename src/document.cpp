@@ -69,6 +69,11 @@ result<void> document::parse_into(std::span<const std::byte> bytes, limits lim,
   utf8_ = options.utf8;
   mpk::error e = run(input_, bytes.size(), lim, options.allow_trailing);
   if (!e && options.utf8 == utf8_check::all) e = check_utf8();
+  if (options.reject_duplicate_keys && (!e || e.code == errc::invalid_utf8)) {
+    // Both checks report the first problem in input order: keep the earlier one.
+    const mpk::error dup = check_duplicate_keys();
+    if (dup && (!e || dup.offset < e.offset)) e = dup;
+  }
   if (e) {
     size_ = 0;
     consumed_ = 0;
@@ -89,6 +94,63 @@ mpk::error document::check_utf8() const noexcept {
   }
   if (first_bad == max_document_input) return {};
   return {errc::invalid_utf8, first_bad};
+}
+
+// With reject_duplicate_keys: every map's keys compared by their raw bytes after the parse.
+// Small maps pairwise; larger ones through a sort of key indices by bytes, then position, so
+// that equal keys are neighbours and the second of each group is the duplicate. The error
+// names the first duplicate key in input order (keys of one map have increasing offsets).
+mpk::error document::check_duplicate_keys() const noexcept {
+  std::size_t first_dup = max_document_input;
+  std::unique_ptr<std::uint32_t[]> order;
+  std::size_t order_capacity = 0;
+  const auto key_bytes = [this](std::uint32_t index) {
+    return value_ref(nodes_.get(), input_, index, utf8_).raw();
+  };
+  const auto same = [](std::span<const std::byte> a, std::span<const std::byte> b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+  };
+  for (std::size_t i = 0; i < size_; ++i) {
+    const node& m = nodes_[i];
+    const auto count = static_cast<std::uint32_t>(m.payload >> 32);
+    if (m.tag != type::map || count < 2 || m.offset >= first_dup) continue;
+    const auto first = static_cast<std::uint32_t>(m.payload);
+    if (count <= 16) {
+      for (std::uint32_t j = 1; j < count && nodes_[first + 2 * j].offset < first_dup; ++j) {
+        const auto kj = key_bytes(first + 2 * j);
+        for (std::uint32_t k = 0; k < j; ++k) {
+          if (same(kj, key_bytes(first + 2 * k))) {
+            first_dup = nodes_[first + 2 * j].offset;
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    if (count > order_capacity) {
+      order.reset(new (std::nothrow) std::uint32_t[count]);
+      if (!order) return {errc::out_of_memory, m.offset};
+      order_capacity = count;
+    }
+    std::uint32_t* const idx = order.get();
+    for (std::uint32_t j = 0; j < count; ++j)
+      idx[j] = first + 2 * j;
+    std::sort(idx, idx + count, [&](std::uint32_t a, std::uint32_t b) {
+      const auto x = key_bytes(a);
+      const auto y = key_bytes(b);
+      if (x.size() != y.size()) return x.size() < y.size();
+      const int c = x.empty() ? 0 : std::memcmp(x.data(), y.data(), x.size());
+      return c != 0 ? c < 0 : a < b;
+    });
+    // In a group of equal keys (ordered by position) every one after the first repeats it;
+    // the second has the smallest offset of them.
+    for (std::uint32_t j = 1; j < count; ++j) {
+      if (same(key_bytes(idx[j]), key_bytes(idx[j - 1])))
+        first_dup = std::min<std::size_t>(first_dup, nodes_[idx[j]].offset);
+    }
+  }
+  if (first_dup == max_document_input) return {};
+  return {errc::duplicate_key, first_dup};
 }
 
 // The parse loop. Each iteration fills the next reserved slot with the value at `p`:

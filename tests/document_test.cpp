@@ -360,6 +360,87 @@ TEST(Document, DuplicateKeysLastWins) {
   EXPECT_EQ(doc.root()[""].exists(), false);
 }
 
+mpk::error strict_keys_error(const char* text) {
+  return parse_error(hex(text), {}, {.reject_duplicate_keys = true});
+}
+
+TEST(Document, StrictKeysRejectTheSecondOfTwoEqualKeys) {
+  EXPECT_EQ(strict_keys_error("83 a1 6b 01 a1 6a 02 a1 6b 03"),
+            (mpk::error{errc::duplicate_key, 7}));
+  EXPECT_EQ(strict_keys_error("82 a0 01 a0 02"), (mpk::error{errc::duplicate_key, 3}));
+  // Container keys compare by all their bytes.
+  EXPECT_EQ(strict_keys_error("82 91 01 c0 91 01 c0"), (mpk::error{errc::duplicate_key, 4}));
+  // Several duplicates: the first in input order, here in the inner map (visited after the
+  // outer one, whose duplicate comes later in the input).
+  EXPECT_EQ(strict_keys_error("82 a1 61 82 01 c0 01 c0 a1 61 c0"),
+            (mpk::error{errc::duplicate_key, 6}));
+  // Keys are compared by bytes: the same number in two encodings, or a str and a bin of
+  // the same text, are different keys; so are [1] and [1, 1].
+  for (const char* ok : {"82 01 c0 cc 01 c0", "82 a1 61 c0 c4 01 61 c0", "82 91 01 c0 92 01 01 c0",
+                         "81 a1 61 c0", "80", "92 81 01 c0 81 01 c0"}) {
+    SCOPED_TRACE(ok);
+    EXPECT_TRUE(document::parse(hex(ok), {}, {.reject_duplicate_keys = true}).has_value());
+  }
+  // Off by default: the document keeps both entries.
+  EXPECT_EQ(parse_hex("82 a0 01 a0 02").root().size(), 2u);
+  // A str that is not UTF-8 and a duplicate key: whichever comes first in the input.
+  const auto both = [](const char* text) {
+    return parse_error(hex(text), {},
+                       {.utf8 = mpk::utf8_check::all, .reject_duplicate_keys = true});
+  };
+  EXPECT_EQ(both("83 a1 61 01 a1 61 02 a1 ff 03"), (mpk::error{errc::duplicate_key, 4}));
+  EXPECT_EQ(both("83 a1 ff 01 a1 61 02 a1 61 03"), (mpk::error{errc::invalid_utf8, 1}));
+}
+
+TEST(Document, StrictKeysAgreeWithPairwiseComparisonOnLargeMaps) {
+  // Maps of 1..60 entries (beyond 16 the check sorts) with keys drawn from a small set, so
+  // that duplicates are frequent; the expected error comes from comparing every pair of
+  // keys of the non-strict document.
+  std::mt19937_64 rng(7);
+  const char* keys[] = {"a0", "a1 61", "a1 62", "a2 61 62", "01", "cc 01", "91 01", "c0", "c3"};
+  int rejected = 0;
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t n = 1 + rng() % 60;
+    const std::size_t pool = 1 + rng() % 9;
+    std::string text = "de 00 " + mpk_test::to_hex(std::vector<std::byte>{std::byte(n)});
+    std::vector<std::string> used;
+    for (std::size_t i = 0; i < n; ++i) {
+      // Distinct keys ("cd 01 xx") mixed with keys from the pool.
+      std::string key = rng() % 2 ? keys[rng() % pool]
+                                  : "cd 01 " + mpk_test::to_hex(std::vector<std::byte>{
+                                                   std::byte(static_cast<unsigned char>(i))});
+      text += " " + key + " c0";
+    }
+    const auto bytes = hex(text.c_str());
+    const document plain = parse_ok(bytes);
+    std::size_t expected = 0;
+    const auto entries = plain.root().entries();
+    std::vector<value_ref> seen;
+    for (auto [k, v] : entries) {
+      (void)v;
+      const bool dup = std::any_of(seen.begin(), seen.end(), [&](const value_ref& s) {
+        return str_of(s.raw()) == str_of(k.raw());
+      });
+      if (dup) {
+        expected = k.offset();
+        break;
+      }
+      seen.push_back(k);
+    }
+    SCOPED_TRACE(text);
+    auto strict = document::parse(span_of(bytes), {}, {.reject_duplicate_keys = true});
+    if (expected == 0) {
+      EXPECT_TRUE(strict.has_value());
+    } else {
+      ++rejected;
+      ASSERT_FALSE(strict.has_value());
+      EXPECT_EQ(strict.error(), (mpk::error{errc::duplicate_key, expected}));
+    }
+  }
+  EXPECT_GT(rejected, 50);  // both outcomes were exercised
+  EXPECT_LT(rejected, 300);
+}
+
 TEST(Document, DeepEqualityComparesValuesNotEncodings) {
   const auto eq = [](const char* a, const char* b) {
     const document da = parse_hex(a);
