@@ -6,7 +6,8 @@
 #   args       the arguments, one line (word-split); the word @input stands for the input file
 #   input.hex  the input as hex digits (spaces and newlines ignored), or
 #   input.txt  the input as text (used as it is)
-#              without @input in args, the input goes to standard input
+#              without @input in args, the input goes to standard input; @case/NAME stands
+#              for the file NAME of the case folder (e.g. a second input)
 #   stdout     the expected standard output (absent: empty), or
 #   stdout.hex the expected standard output as hex digits (for MessagePack output)
 #   stderr     the expected standard error (absent: empty)
@@ -38,6 +39,8 @@ for i in "${!args[@]}"; do
   if [[ ${args[$i]} == @input ]]; then
     args[$i]=$input
     use_stdin=0
+  elif [[ ${args[$i]} == @case/* ]]; then  # a file of the case folder
+    args[$i]=$case_dir/${args[$i]#@case/}
   fi
 done
 

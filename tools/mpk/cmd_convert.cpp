@@ -13,6 +13,11 @@ int run_to_json(const to_json_args& a) {
     std::fprintf(stderr, "mpk: %s\n", why.c_str());
     return exit_bad_input;
   }
+  mpk::error records_error;  // --records: an error after the values expanded before it
+  if (!expand_records(a.records, in, records_error, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
   mpk::reader r(std::span<const std::byte>(in.data(), in.size()));
   const mpk::to_json_options options{.lossless = a.lossless, .pretty = a.pretty};
   progress bar(in.size());
@@ -32,6 +37,11 @@ int run_to_json(const to_json_args& a) {
       out.clear();
     }
     bar.update(r.position());
+  }
+  if (records_error) {
+    if (write_out(out)) std::fflush(stdout);
+    report(records_error);
+    return exit_bad_input;
   }
   return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
 }

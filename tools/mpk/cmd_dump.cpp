@@ -151,10 +151,15 @@ void describe(std::string& out, const item& it) {
 
 }  // namespace
 
-int run_dump(const std::string& file) {
+int run_dump(const std::string& file, const records_args& records) {
   std::vector<std::byte> in;
   std::string why;
   if (!read_input(file, in, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
+  mpk::error records_error;  // --records: an error after the values expanded before it
+  if (!expand_records(records, in, records_error, why)) {
     std::fprintf(stderr, "mpk: %s\n", why.c_str());
     return exit_bad_input;
   }
@@ -187,6 +192,11 @@ int run_dump(const std::string& file) {
       return exit_bad_input;
     }
     bar.update(r.position());
+  }
+  if (records_error) {
+    if (write_out(out)) std::fflush(stdout);
+    report(records_error);
+    return exit_bad_input;
   }
   return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
 }

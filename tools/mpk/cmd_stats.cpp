@@ -34,10 +34,15 @@ void line(std::string& out, const char* what, const largest& l, const char* unit
 
 }  // namespace
 
-int run_stats(const std::string& file) {
+int run_stats(const std::string& file, const records_args& records) {
   std::vector<std::byte> in;
   std::string why;
   if (!read_input(file, in, why)) {
+    std::fprintf(stderr, "mpk: %s\n", why.c_str());
+    return exit_bad_input;
+  }
+  mpk::error records_error;  // --records: an error after the values expanded before it
+  if (!expand_records(records, in, records_error, why)) {
     std::fprintf(stderr, "mpk: %s\n", why.c_str());
     return exit_bad_input;
   }
@@ -80,6 +85,10 @@ int run_stats(const std::string& file) {
     }
     ++top;
     bar.update(r.position());
+  }
+  if (records_error) {
+    report(records_error);
+    return exit_bad_input;
   }
 
   std::string out;

@@ -14,6 +14,14 @@ int main(int argc, char** argv) {
   app.failure_message(CLI::FailureMessage::help);
 
   const char* file_help = "input file; standard input when '-' or absent";
+  auto add_records = [](CLI::App* command, records_args& r) {
+    command->add_flag("--records", r.records,
+                      "read msgpackr records (ext 0x72) as maps; definitions persist across "
+                      "the values of the input");
+    command->add_option("--structures", r.structures,
+                        "msgpackr shared structures (the bytes of pack(structures)); implies "
+                        "--records");
+  };
 
   to_json_args tj;
   auto* to_json = app.add_subcommand("to-json",
@@ -23,6 +31,7 @@ int main(int argc, char** argv) {
   to_json->add_flag("--lossless", tj.lossless,
                     "exact mapping ($float32, $bin, $ext, $timestamp, $str, $map objects)");
   to_json->add_option("file", tj.file, file_help);
+  add_records(to_json, tj.records);
 
   from_json_args fj;
   auto* from_json = app.add_subcommand(
@@ -34,6 +43,8 @@ int main(int argc, char** argv) {
   auto* dump = app.add_subcommand(
       "dump", "annotated listing: offset, raw bytes, format name and value, indented by depth");
   dump->add_option("file", dump_file, file_help);
+  records_args dump_records;
+  add_records(dump, dump_records);
 
   validate_args va;
   auto* validate = app.add_subcommand(
@@ -54,6 +65,8 @@ int main(int argc, char** argv) {
                                    "number of values, counts by format, maximum depth, largest "
                                    "string, binary, array and map, total bytes");
   stats->add_option("file", stats_file, file_help);
+  records_args stats_records;
+  add_records(stats, stats_records);
 
   try {
     app.parse(argc, argv);
@@ -68,8 +81,8 @@ int main(int argc, char** argv) {
 
   if (*to_json) return run_to_json(tj);
   if (*from_json) return run_from_json(fj);
-  if (*dump) return run_dump(dump_file);
+  if (*dump) return run_dump(dump_file, dump_records);
   if (*validate) return run_validate(va);
-  if (*stats) return run_stats(stats_file);
+  if (*stats) return run_stats(stats_file, stats_records);
   return exit_usage;
 }

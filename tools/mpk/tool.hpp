@@ -51,10 +51,24 @@ class progress {
   bool active_;
 };
 
+/// --records / --structures FILE (to-json, dump, stats): msgpackr records in the input.
+struct records_args {
+  bool records = false;
+  std::string structures;  // msgpackr's pack(structures); implies records
+};
+
+/// With records on, replaces `in` with its values expanded to plain MessagePack (records
+/// become maps; definitions persist across the values). An error in the input leaves the
+/// values before it in `in` and the error in `pending`. False (and `why`) when the structures
+/// file cannot be read or loaded.
+bool expand_records(const records_args& a, std::vector<std::byte>& in, mpk::error& pending,
+                    std::string& why);
+
 struct to_json_args {
   std::string file;
   bool pretty = false;
   bool lossless = false;
+  records_args records;
 };
 struct from_json_args {
   std::string file;
@@ -69,9 +83,9 @@ struct validate_args {
 
 int run_to_json(const to_json_args& a);
 int run_from_json(const from_json_args& a);
-int run_dump(const std::string& file);
+int run_dump(const std::string& file, const records_args& records = {});
 int run_validate(const validate_args& a);
-int run_stats(const std::string& file);
+int run_stats(const std::string& file, const records_args& records = {});
 
 // --- walking values --------------------------------------------------------------------
 
