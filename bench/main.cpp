@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
     // Only the names of the benchmarks: no verification, no timing, no result files.
     mpk_bench::suite suite;
     if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
+    if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
     if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
@@ -120,6 +121,7 @@ int main(int argc, char** argv) {
 
   mpk_bench::suite suite;
   if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
+  if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
   if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
   std::printf("\n");
   std::fflush(stdout);

@@ -15,4 +15,8 @@ bool register_small_fields(suite& s, const run_config& cfg);
 /// W3 flat_maps: 100,000 top-level maps of 16 entries (bench/w3_flat_maps.cpp).
 bool register_flat_maps(suite& s, const run_config& cfg);
 
+
+/// W5 typed_objects: int/double arrays and beer structs, map and array mode (bench/w5_typed_objects.cpp).
+bool register_typed_objects(suite& s, const run_config& cfg);
+
 }  // namespace mpk_bench
