@@ -2,6 +2,7 @@
 // with an explicit stack.
 #include <simdjson.h>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -355,84 +356,216 @@ std::size_t text_start(std::string_view s, std::size_t k) {
   return at;
 }
 
+constexpr bool is_digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
+
+/// True when the integer literal `digits` (no sign, no leading zero) with sign `negative`
+/// is beyond int64 (negative) or uint64 (otherwise).
+bool beyond_64_bits(std::string_view digits, bool negative) noexcept {
+  const std::string_view limit = negative ? "9223372036854775808" : "18446744073709551615";
+  if (digits.size() > 1 && digits[0] == '0') return false;  // not JSON: simdjson says so
+  if (digits.size() != limit.size()) return digits.size() > limit.size();
+  return digits > limit;
+}
+
+/// Copies `json` to `out`, appending ".0" to every integer literal beyond 64 bits (outside
+/// strings), so that simdjson reads it as the float64 nearest to it. `inserted` receives
+/// where each ".0" went, in `out`'s offsets. Returns false when there is no such integer.
+bool widen_big_integers(std::string_view json, std::string& out,
+                        std::vector<std::size_t>& inserted) {
+  const std::size_t n = json.size();
+  const char* const d = json.data();
+  std::size_t copied = 0;  // json[0, copied) is in `out`
+  for (std::size_t i = 0; i < n;) {
+    const char c = d[i];
+    if (c == '"') {
+      for (++i; i < n && d[i] != '"'; ++i)
+        if (d[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (c != '-' && !is_digit(c)) {
+      ++i;
+      continue;
+    }
+    const bool negative = c == '-';
+    const std::size_t first = i + (negative ? 1 : 0);
+    std::size_t j = first;
+    while (j < n && is_digit(d[j]))
+      ++j;
+    if (j < n && (d[j] == '.' || d[j] == 'e' || d[j] == 'E')) {
+      while (j < n && (is_digit(d[j]) || d[j] == '.' || d[j] == 'e' || d[j] == 'E' || d[j] == '+' ||
+                       d[j] == '-'))
+        ++j;
+    } else if (beyond_64_bits(json.substr(first, j - first), negative)) {
+      out.append(d + copied, j - copied);
+      inserted.push_back(out.size());
+      out += ".0";
+      copied = j;
+    }
+    i = j;
+  }
+  if (inserted.empty()) return false;
+  out.append(d + copied, n - copied);
+  return true;
+}
+
 errc code_and_reason(simdjson::error_code e, const char*& why) noexcept {
   if (e == simdjson::NUMBER_ERROR) {
-    why =
-        "a number is beyond float64's range, or an integer beyond 64 bits (which simdjson 3.0 "
-        "does not read)";
+    why = "a number is beyond float64's range";
     return errc::out_of_range;
   }
   why = simdjson::error_message(e);
   return code_of(e);
 }
 
-}  // namespace
+/// What from_json keeps between calls on one thread: simdjson's parser (its capacity) and
+/// the padded copy of the input. Kept only while the largest text parsed at once is at most
+/// `keep_limit` bytes: the parser holds about 14 bytes per byte of it.
+struct scratch {
+  dom::parser parser;
+  std::string text;  // the input (or a batch of texts joined in one array), then padding
+  std::vector<std::pair<std::size_t, std::size_t>> batch;  // texts of the next batch
+};
+constexpr std::size_t keep_limit = std::size_t{1} << 20;
+constexpr std::size_t batch_size = std::size_t{256} << 10;
 
-result<std::size_t> from_json(std::string_view json, buffer& out, const from_json_options& options,
-                              std::string* why) {
-  auto fail = [&](errc code, std::size_t at, const char* reason) -> result<std::size_t> {
-    if (why != nullptr) *why = reason != nullptr ? reason : message(code);
+/// Copies [p, p + n) into `text`, with simdjson's padding after it (readable, not part of it).
+void padded_copy(std::string& text, const char* p, std::size_t n) {
+  text.reserve(n + simdjson::SIMDJSON_PADDING);
+  text.assign(p, n);
+}
+
+/// from_json on one thread's scratch space.
+result<std::size_t> convert(std::string_view json, buffer& out, const from_json_options& options,
+                            std::string* why, scratch& s) {
+  dom::parser& parser = s.parser;
+  builder b(out, options);
+  auto fail = [&](errc code, std::size_t at, const char* why_not) -> result<std::size_t> {
+    if (why != nullptr) *why = why_not != nullptr ? why_not : message(code);
     return error{code, at};
   };
-  // One text (the usual case): one parse of a padded copy.
-  simdjson::padded_string padded(json);
-  dom::parser parser;
-  builder b(out, options);
-  {
+  // One text that is an array or an object (the usual case): one parse of a padded copy.
+  // Anything else (JSON Lines, scalars) goes through one array of all the texts.
+  std::size_t first = 0;
+  while (first < json.size() && is_space(json[first]))
+    ++first;
+  if (first < json.size() && (json[first] == '[' || json[first] == '{')) {
+    padded_copy(s.text, json.data(), json.size());
     dom::element root;
-    if (parser.parse(padded).get(root) == simdjson::SUCCESS) {
+    if (parser.parse(s.text.data(), s.text.size(), false).get(root) == simdjson::SUCCESS) {
       if (const failure f = b.run(root); f.code != errc::ok)
         return fail(f.code, text_start(json, 0), f.why);
       return std::size_t{1};
     }
   }
-  // Several texts (JSON Lines): simdjson 3.0's parse_many copies the rest of its batch for
-  // every top-level number, which is quadratic on a stream of numbers. One array of all the
-  // texts parses in one pass instead; if that fails, the texts are parsed one by one to
-  // find which one is wrong, and where.
-  std::string joined;
-  joined.reserve(json.size() + 2 + simdjson::SIMDJSON_PADDING);
-  joined += '[';
-  std::size_t texts = 0;
-  split_texts(json, [&](std::size_t from, std::size_t to) {
-    joined.append(json.data() + from, to - from);
-    joined += ',';
-    ++texts;
-  });
-  if (texts == 0) return std::size_t{0};
-  joined.back() = ']';
-
-  dom::array all;
-  if (texts > 1 && parser.parse(joined).get_array().get(all) == simdjson::SUCCESS) {
-    std::size_t k = 0;
-    for (dom::element e : all) {
-      if (const failure f = b.run(e); f.code != errc::ok)
-        return fail(f.code, text_start(json, k), f.why);
-      ++k;
-    }
-    return k;
-  }
-  joined = {};
+  // Several texts (JSON Lines). simdjson 3.0's parse_many copies the rest of its batch for
+  // every top-level number, which is quadratic on a stream of numbers; instead the texts
+  // are joined in arrays of about `batch_size` bytes, one parse each, so that the parser's
+  // memory does not grow with the input. When a batch fails, its texts are parsed one by one
+  // to find which one is wrong, and where.
+  std::vector<std::pair<std::size_t, std::size_t>>& batch = s.batch;
   std::size_t count = 0;
   const char* reason = nullptr;  // set by code_and_reason
-  error first{};
+  error first_error{};
+  auto run_batch = [&]() {
+    if (batch.empty() || first_error) return;
+    std::string& joined = s.text;
+    joined.clear();
+    joined.reserve(batch.back().second - batch.front().first + batch.size() + 2 +
+                   simdjson::SIMDJSON_PADDING);
+    joined += '[';
+    for (const auto& [from, to] : batch) {
+      joined.append(json.data() + from, to - from);
+      joined += ',';
+    }
+    joined.back() = ']';
+    // A text such as `1,2` is one text to the split and two elements to the array: the
+    // counts must agree.
+    dom::array all;
+    if (parser.parse(joined.data(), joined.size(), false).get_array().get(all) ==
+            simdjson::SUCCESS &&
+        all.size() == batch.size()) {
+      std::size_t k = 0;
+      for (dom::element e : all) {
+        if (const failure f = b.run(e); f.code != errc::ok) {
+          first_error = {f.code, batch[k].first};
+          reason = f.why;
+          return;
+        }
+        ++k;
+      }
+      count += k;
+      batch.clear();
+      return;
+    }
+    // A text of the batch is wrong: parse them one by one, on a padded copy of the input,
+    // to find which one and where.
+    std::string& copy = s.text;
+    const std::size_t base = batch.front().first;
+    padded_copy(copy, json.data() + base, batch.back().second - base);
+    for (const auto& [from, to] : batch) {
+      if (first_error) break;
+      dom::element root;
+      if (auto e = parser.parse(copy.data() + (from - base), to - from, false).get(root)) {
+        first_error = {code_and_reason(e, reason), from};
+      } else if (const failure f = b.run(root); f.code != errc::ok) {
+        first_error = {f.code, from};
+        reason = f.why;
+      } else {
+        ++count;
+      }
+    }
+    batch.clear();
+  };
+  batch.clear();
+  std::size_t batched = 0;
   split_texts(json, [&](std::size_t from, std::size_t to) {
-    if (first) return;
-    dom::element root;
-    // The padded copy has readable bytes after every text, as simdjson requires.
-    if (auto e = parser.parse(padded.data() + from, to - from, false).get(root)) {
-      first = {code_and_reason(e, reason), from};
-      return;
+    if (first_error) return;
+    batch.emplace_back(from, to);
+    batched += to - from;
+    if (batched >= batch_size) {
+      run_batch();
+      batched = 0;
     }
-    if (const failure f = b.run(root); f.code != errc::ok) {
-      first = {f.code, from};
-      reason = f.why;
-      return;
-    }
-    ++count;
   });
-  if (first) return fail(first.code, first.offset, reason);
+  run_batch();
+  if (first_error) return fail(first_error.code, first_error.offset, reason);
   return count;
+}
+
+result<std::size_t> convert(std::string_view json, buffer& out, const from_json_options& options,
+                            std::string* why) {
+  thread_local scratch kept;
+  result<std::size_t> res = convert(json, out, options, why, kept);
+  // Memory for a large text is not kept for the next call.
+  if (kept.parser.capacity() > keep_limit) kept.parser = dom::parser{};
+  if (kept.text.capacity() > keep_limit + simdjson::SIMDJSON_PADDING) std::string().swap(kept.text);
+  if (kept.batch.capacity() > keep_limit / 16) decltype(kept.batch)().swap(kept.batch);
+  return res;
+}
+
+}  // namespace
+
+result<std::size_t> from_json(std::string_view json, buffer& out, const from_json_options& options,
+                              std::string* why) {
+  const std::size_t start = out.size();
+  result<std::size_t> res = convert(json, out, options, why);
+  if (res || res.error().code != errc::out_of_range) return res;
+  // An integer beyond 64 bits, which simdjson 3.0 refuses, becomes the nearest float64: it
+  // is read again as a float literal (its text with ".0"). Rare: only after such an error.
+  std::string widened;
+  std::vector<std::size_t> inserted;
+  if (!widen_big_integers(json, widened, inserted)) return res;
+  out.truncate(start);
+  res = convert(widened, out, options, why);
+  if (res) return res;
+  // The error's offset back in `json`: less the ".0"s inserted before it.
+  const std::size_t at = res.error().offset;
+  const auto before = static_cast<std::size_t>(
+      std::lower_bound(inserted.begin(), inserted.end(), at) - inserted.begin());
+  return error{res.error().code, at - 2 * before};
 }
 
 }  // namespace mpk::inline v0

@@ -162,9 +162,11 @@ TEST(ToJson, KeysNestedInKeysAreBoundedInPlainMode) {
   // mode stops after four levels: 81 x k, c0, 1a x k would otherwise take about 2^k bytes.
   auto nested = [](int k) {
     std::string h;
-    for (int i = 0; i < k; ++i) h += "81 ";
+    for (int i = 0; i < k; ++i)
+      h += "81 ";
     h += "c0";
-    for (int i = 0; i < k; ++i) h += " 1a";
+    for (int i = 0; i < k; ++i)
+      h += " 1a";
     return h;
   };
   const std::string four = json_of(nested(4));
@@ -383,3 +385,74 @@ TEST(FromJson, LosslessTagsAndTheirErrors) {
 }
 
 }  // namespace
+
+TEST(FromJson, IntegersBeyond64BitsBecomeFloat64) {
+  // The nearest float64, as for any other number that is not an int64 or uint64.
+  EXPECT_EQ(packed_of("18446744073709551615"), "cf ff ff ff ff ff ff ff ff");
+  EXPECT_EQ(packed_of("18446744073709551616"), "cb 43 f0 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of("-9223372036854775808"), "d3 80 00 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of("-9223372036854775809"), "cb c3 e0 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of("[100000000000000000000000, -100000000000000000000000]"),
+            "92 cb 44 b5 2d 02 c7 e1 4a f6 cb c4 b5 2d 02 c7 e1 4a f6");
+  // Only numbers change: the same digits in a string (or a key) stay as they are.
+  EXPECT_EQ(
+      packed_of(R"({"18446744073709551616": ["18446744073709551616", 18446744073709551616]})"),
+      "81 b4 31 38 34 34 36 37 34 34 30 37 33 37 30 39 35 35 31 36 31 36 92 b4 31 38 34 34 "
+      "36 37 34 34 30 37 33 37 30 39 35 35 31 36 31 36 cb 43 f0 00 00 00 00 00 00");
+  // JSON Lines, and the lossless mode, read them the same way.
+  EXPECT_EQ(packed_of("1\n18446744073709551616\n"), "01 cb 43 f0 00 00 00 00 00 00");
+  EXPECT_EQ(packed_of("[18446744073709551616]", {.lossless = true}),
+            "91 cb 43 f0 00 00 00 00 00 00");
+  // Beyond float64's range it is an error, at the offset of its text in the input as given.
+  EXPECT_EQ(packed_of("1" + std::string(400, '0')), err(errc::out_of_range, 0));
+  EXPECT_EQ(packed_of("[18446744073709551616]\n[1e999]"), err(errc::out_of_range, 23));
+  EXPECT_EQ(packed_of("[1e999, 18446744073709551616]"), err(errc::out_of_range, 0));
+  EXPECT_EQ(packed_of("[18446744073709551616, 1e999]"), err(errc::out_of_range, 0));
+}
+
+TEST(FromJson, LongStreamsParseInBatchesAndStopAtTheWrongText) {
+  // About 900 KB of JSON Lines: several of from_json's batches. The values before the wrong
+  // text are written, in order; the error points at the wrong text.
+  const std::size_t lines = 100000, wrong = 90000;
+  std::string text;
+  for (std::size_t i = 0; i < lines; ++i)
+    text += i == wrong ? "[1,]\n" : std::to_string(10000000 + i) + "\n";
+  mpk::buffer out;
+  const auto n = mpk::from_json(text, out);
+  ASSERT_FALSE(n);
+  EXPECT_EQ(n.error(), (mpk::error{errc::invalid_argument, wrong * 9}));
+  ASSERT_EQ(out.size(), wrong * 5);  // uint32: ce + 4 bytes
+  mpk::reader r(out.bytes());
+  for (std::size_t i = 0; i < wrong; ++i)
+    ASSERT_EQ(r.read<std::uint64_t>(), 10000000 + i);
+  // Without the wrong text, every value.
+  text.replace(wrong * 9, 5, "12345678\n");
+  mpk::buffer all;
+  const auto count = mpk::from_json(text, all);
+  ASSERT_TRUE(count);
+  EXPECT_EQ(*count, lines);
+  EXPECT_EQ(all.size(), lines * 5);
+}
+
+TEST(FromJson, TextsTheSplitCannotSeparateAreErrors) {
+  EXPECT_EQ(packed_of("1,2"), err(errc::invalid_argument, 0));
+  EXPECT_EQ(packed_of("[1]\n1,2\n[3]"), err(errc::invalid_argument, 4));
+}
+
+TEST(FromJson, LargeTextsAfterSmallOnesAndBack) {
+  // The parser kept between calls grows for a large text and is released after it; the
+  // next calls work either way.
+  std::string big = "[";
+  for (int i = 0; i < 300000; ++i)
+    big += std::to_string(i) + ",";
+  big.back() = ']';
+  for (const std::string& text : {std::string("[1, 2]"), big, std::string("{\"a\": [3]}")}) {
+    mpk::buffer out;
+    const auto count = mpk::from_json(text, out);
+    ASSERT_TRUE(count) << text.substr(0, 20);
+    EXPECT_EQ(*count, 1u);
+    mpk::reader r(out.bytes());
+    r.skip();
+    EXPECT_TRUE(r.ok() && r.at_end()) << text.substr(0, 20);
+  }
+}
