@@ -138,6 +138,18 @@ def explain(ref, mine):
     return "; ".join(reasons)
 
 
+def reference_case(workload, case):
+    """The name of mpk's reference encoding (mpk_gen) an encode cell is compared with."""
+    if workload in ("small_fields", "flat_maps"):
+        return "stream"
+    if workload == "deep_nesting" and case.startswith("build_"):
+        return "nest_" + case[len("build_"):]
+    for prefix in ("serialize_", "encode_", "write_"):
+        if case.startswith(prefix):
+            return case[len(prefix):]
+    return case
+
+
 def fill_reasons(rows, ref_dir, bytes_dir):
     """Rows of verdict different_bytes whose verification says "bytes:<path>" get a reason."""
     for r in rows:
@@ -147,12 +159,7 @@ def fill_reasons(rows, ref_dir, bytes_dir):
         rel = v[len("bytes:"):].split(";")[0].strip()
         parts = rel.split("/")
         workload, case = parts[-2], parts[-1][:-len(".msgpack")]
-        ref_case = case
-        for prefix in ("serialize_", "encode_", "write_implicit", "write"):
-            if ref_case.startswith(prefix):
-                ref_case = ref_case[len(prefix):] or "stream"
-                break
-        ref_path = os.path.join(ref_dir, workload, ref_case + ".msgpack")
+        ref_path = os.path.join(ref_dir, workload, reference_case(workload, case) + ".msgpack")
         try:
             with open(ref_path, "rb") as f:
                 a = f.read()

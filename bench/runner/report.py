@@ -25,6 +25,8 @@ WORKLOADS = [  # id, name, title, unit shown; ops/s where the original benchmark
     ("W8", "build_matrix", "mpk under GCC and Clang, -O2 and -O3 -march=native", "ns"),
 ]
 LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby"]
+# C and C++ share the first columns, in this order (then any other C/C++ implementation).
+NATIVE_ORDER = ["mpk", "msgpack-cxx", "msgpack-c", "nlohmann", "simdjson", "rapidjson"]
 QUICK_NOTE = ("**Quick run**: small sizes and very short timings, a smoke test. Do not quote "
               "these figures; run `scripts/bench` for a full run.")
 
@@ -36,6 +38,12 @@ def load(out_dir):
     with open(os.path.join(out_dir, "machine.json")) as f:
         machine = json.load(f)
     return rows, machine
+
+
+def workload_names(by_w):
+    """Known workloads in W1..W8 order, then any other (a new C++ table) in first-seen order."""
+    known = [n for _, n, _, _ in WORKLOADS]
+    return [n for n in known if n in by_w] + [n for n in by_w if n not in known]
 
 
 def workload_info(name):
@@ -53,23 +61,56 @@ def ordered(seq):
     return out
 
 
+def impl_key(impl, lang):
+    """Columns: C/C++ first (mpk, msgpack-cxx, msgpack-c, nlohmann, simdjson, RapidJSON),
+    then Python, JavaScript, Lua, Ruby; first-seen order otherwise (sorted() is stable)."""
+    group = 0 if lang in ("C++", "C") else (LANG_ORDER.index(lang) if lang in LANG_ORDER else 99)
+    rank = len(NATIVE_ORDER)
+    if group == 0:
+        name = impl.lower()
+        for k, prefix in enumerate(NATIVE_ORDER):
+            # longest prefix wins: msgpack-cxx is not msgpack-c
+            if name == prefix or name.startswith(prefix + "-") or name.startswith(prefix + " ") \
+                    or name.startswith(prefix + ",") or (name.startswith(prefix) and prefix != "msgpack-c"):
+                rank = k
+                break
+    return group, rank
+
+
 def impl_order(rows):
     impls = ordered((r["implementation"], r["language"]) for r in rows)
-    return [i for i, _ in sorted(impls, key=lambda il: (LANG_ORDER.index(il[1]) if il[1] in LANG_ORDER else 99,
-                                                         0 if il[0] == "mpk" else 1))]
+    return [i for i, _ in sorted(impls, key=lambda il: impl_key(*il))]
+
+
+def unit_groups(rows, unit):
+    """The rows of a workload split by their unit (field, value, byte...): one table each,
+    since cells in different units cannot share a row. Returns [(unit, display, rows)];
+    the display is 'ops' (operations per second) for ops workloads, 'MB/s' for bytes."""
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["unit"], []).append(r)
+    return [(u, "MB/s" if u == "byte" else unit, rs) for u, rs in groups.items()]
 
 
 def value_of(r, unit):
     if not r["ns_per_unit"]:
         return None
     ns = float(r["ns_per_unit"])
+    if ns <= 0:
+        return None
+    if unit == "MB/s":
+        return 1e3 / ns  # ns per byte -> 1e6 bytes per second
     return 1e9 / ns if unit == "ops" else ns
+
+
+def higher_is_better(unit):
+    return unit in ("ops", "MB/s")
 
 
 def fmt(v, unit):
     if v is None:
         return "—"
-    if unit == "ops":
+    if unit in ("ops", "MB/s"):
         return "{:,.0f}".format(v) if v >= 100 else "%.1f" % v
     if v < 1:
         return "%.3f" % v
@@ -82,19 +123,42 @@ def fmt(v, unit):
 
 def unit_label(rows, unit):
     u = rows[0]["unit"] if rows else "op"
-    return "operations per second, higher is better" if unit == "ops" else "ns per %s, lower is better" % u
+    if unit == "MB/s":
+        return "MB/s (10^6 bytes per second), higher is better"
+    if unit == "ops":
+        return "operations per second, higher is better"
+    return "ns per %s, lower is better" % u
+
+
+CASE_VARIANTS = ("_view", "_novalidate", "_copy", "_unchecked", "_checked")
+
+
+def case_order(rows):
+    """Cases in first-seen order, each variant (read_x_view, read_x_novalidate...) right after
+    its base case even when the harness that has the variant runs later."""
+    cases = ordered(r["case"] for r in rows)
+
+    def family(c):
+        for suffix in CASE_VARIANTS:
+            if c.endswith(suffix) and c[:-len(suffix)] in cases:
+                return c[:-len(suffix)]
+        return c
+    first = {}
+    for k, c in enumerate(cases):
+        first.setdefault(family(c), k)
+    return sorted(cases, key=lambda c: (first[family(c)], c != family(c)))
 
 
 def table(rows, unit):
     """Cases x implementations: (cases, impls, cells{(case, impl): row}, fastest{case: impl})."""
-    cases = ordered(r["case"] for r in rows)
+    cases = case_order(rows)
     impls = impl_order(rows)
     cells = {(r["case"], r["implementation"]): r for r in rows}
     fastest = {}
     for c in cases:
         vals = [(value_of(cells[(c, i)], unit), i) for i in impls if (c, i) in cells and value_of(cells[(c, i)], unit)]
         if vals:
-            fastest[c] = (max if unit == "ops" else min)(vals)[1]
+            fastest[c] = (max if higher_is_better(unit) else min)(vals)[1]
     return cases, impls, cells, fastest
 
 
@@ -132,6 +196,32 @@ def versions(rows):
     return ordered((r["implementation"], r["language"], r["version"]) for r in rows)
 
 
+VERDICT_MARK = {"same_bytes": "=", "same_values": "v", "different_bytes": "≠", "wrong_values": "✗", "error": "✗"}
+
+
+def md_table(rows, unit, verdicts=False):
+    """One Markdown table: cases x implementations; the fastest of each row in bold, or
+    (verdicts) the verification mark of every cell."""
+    cases, impls, cells, fastest = table(rows, unit)
+    out = "| case | " + " | ".join(md_escape(i) for i in impls) + " |\n"
+    out += "|:--|" + ("--:|" if not verdicts else ":-:|") * len(impls) + "\n"
+    for c in cases:
+        line = "| %s |" % md_escape(c)
+        for i in impls:
+            r = cells.get((c, i))
+            if r is None:
+                line += " |"
+            elif verdicts:
+                line += " %s |" % VERDICT_MARK.get(r["verdict"], "?")
+            else:
+                text = fmt(value_of(r, unit), unit)
+                if fastest.get(c) == i:
+                    text = "**%s**" % text
+                line += " %s%s |" % (text, cell_marks(r))
+        out += line + "\n"
+    return out + "\n"
+
+
 def md_escape(s):
     return s.replace("|", "\\|")
 
@@ -164,38 +254,31 @@ def markdown(rows, machine):
     by_w = {}
     for r in rows:
         by_w.setdefault(r["workload"], []).append(r)
-    names = [n for _, n, _, _ in WORKLOADS if n in by_w] + [n for n in by_w if n not in [x[1] for x in WORKLOADS]]
-    for name in names:
+    for name in workload_names(by_w):
         rs = by_w[name]
         wid, title, unit = workload_info(name)
-        cases, impls, cells, fastest = table(rs, unit)
-        w("## %s %s — %s\n\n%s.\n\n" % (wid, name, title, unit_label(rs, unit).capitalize()))
-        if name != "build_matrix" and "mpk" not in impls:
+        groups = unit_groups(rs, unit)
+        w("## %s %s — %s\n\n" % (wid, name, title))
+        if name != "build_matrix" and not any(r["implementation"] == "mpk" for r in rs):
             w("mpk is not measured in this workload yet: the C++ harness (`mpk_bench`) does not "
               "cover it so far. mpk's bytes are the reference every cell is verified against.\n\n")
-        w("| case | " + " | ".join(md_escape(i) for i in impls) + " |\n")
-        w("|:--|" + "--:|" * len(impls) + "\n")
-        for c in cases:
-            line = "| %s |" % md_escape(c)
-            for i in impls:
-                r = cells.get((c, i))
-                if r is None:
-                    line += " |"
-                    continue
-                text = fmt(value_of(r, unit), unit)
-                if fastest.get(c) == i:
-                    text = "**%s**" % text
-                line += " %s%s |" % (text, cell_marks(r))
-            w(line + "\n")
-        w("\n")
+        for u, display, g in groups:
+            if len(groups) > 1:
+                w("### Cells timed per %s\n\n" % u)
+            w("%s.\n\n" % unit_label(g, display).capitalize())
+            w(md_table(g, display))
+            w("Verification of every cell (= same bytes as mpk; v decodes mpk's bytes to the same values, "
+              "or a JSON / records round trip; ≠ different bytes, values right; ✗ wrong values or error):\n\n")
+            w(md_table(g, display, verdicts=True))
         if name == "build_matrix" and machine.get("matrix_m32"):
             w("32-bit x86 (`-m32`): %s.\n\n" % machine["matrix_m32"])
         noisy = [r for r in rs if r["noisy"] == "yes"]
+        spread_of = {(r["case"], r["implementation"]): r["spread_pct"] for r in noisy}
         if noisy:
             w("Noisy cells (spread over 5%%): %d of %d, largest %.1f%% (%s, %s).\n\n" % (
                 len(noisy), len(rs), max(float(r["spread_pct"]) for r in noisy),
                 *max(((r["case"], r["implementation"]) for r in noisy),
-                     key=lambda ci: float(cells[ci]["spread_pct"]))))
+                     key=lambda ci: float(spread_of[ci]))))
         lines = verification_lines(rs)
         if lines:
             w("Verification, cells that are not \"same bytes\" / \"same values\":\n\n")
@@ -314,27 +397,36 @@ def html_report(rows, machine):
     by_w = {}
     for r in rows:
         by_w.setdefault(r["workload"], []).append(r)
-    for _, name, _, _ in WORKLOADS:
-        if name not in by_w:
-            continue
+    for name in workload_names(by_w):
         rs = by_w[name]
         wid, title, unit = workload_info(name)
-        cases, impls, cells, fastest = table(rs, unit)
-        w("<h2>%s %s — %s</h2><p>%s.</p>\n" % (wid, name, e(title), e(unit_label(rs, unit).capitalize())))
-        w(chart_svg(rs, unit, "%s %s — %s" % (wid, name, unit_label(rs, unit))))
-        w("<table><tr><th>case" + "".join("<th>%s" % e(i) for i in impls) + "</tr>\n")
-        for c in cases:
-            w("<tr><td>%s" % e(c))
-            for i in impls:
-                r = cells.get((c, i))
-                if r is None:
-                    w("<td>")
-                    continue
-                cls = "n best" if fastest.get(c) == i else ("n bad" if r["verdict"] in ("wrong_values", "error") else "n")
-                tip = "%s; spread %s%%; %s reps; %s" % (r["verdict"], r["spread_pct"], r["repetitions"], r["verification"])
-                w("<td class='%s' title='%s'>%s%s" % (cls, e(tip, quote=True), e(fmt(value_of(r, unit), unit)), e(cell_marks(r))))
-            w("</tr>\n")
-        w("</table>\n")
+        w("<h2>%s %s — %s</h2>\n" % (wid, name, e(title)))
+        groups = unit_groups(rs, unit)
+        for u, display, g in groups:
+            cases, impls, cells, fastest = table(g, display)
+            label = unit_label(g, display)
+            w("<p>%s%s. Each cell: the figure, then its verification (= same bytes as mpk, v same values, "
+              "≠ different bytes, ✗ wrong values or error; hover for the details).</p>\n" % (
+                  "Cells timed per %s: " % u if len(groups) > 1 else "", e(label.capitalize())))
+            w(chart_svg(g, display, "%s %s — %s" % (wid, name, label)))
+            w("<table><tr><th>case" + "".join("<th>%s" % e(i) for i in impls) + "</tr>\n")
+            for c in cases:
+                w("<tr><td>%s" % e(c))
+                for i in impls:
+                    r = cells.get((c, i))
+                    if r is None:
+                        w("<td>")
+                        continue
+                    cls = "n best" if fastest.get(c) == i else ("n bad" if r["verdict"] in ("wrong_values", "error") else "n")
+                    tip = "%s; spread %s%%; %s reps; %s" % (r["verdict"], r["spread_pct"], r["repetitions"], r["verification"])
+                    w("<td class='%s' title='%s'>%s%s <small>%s</small>" % (
+                        cls, e(tip, quote=True), e(fmt(value_of(r, display), display)),
+                        e(cell_marks(r).replace(" ≠", "").replace(" ✗", "")), e(VERDICT_MARK.get(r["verdict"], "?"))))
+                w("</tr>\n")
+            w("</table>\n")
+        noisy = [r for r in rs if r["noisy"] == "yes"]
+        if noisy:
+            w("<p>Noisy cells (~, spread over 5%%): %d of %d.</p>\n" % (len(noisy), len(rs)))
         lines = verification_lines(rs)
         if lines:
             w("<ul>" + "".join("<li>%s, %s: %s — %s" % (e(i), e(", ".join(cs)), e(v.replace("_", " ")), e(t))

@@ -39,7 +39,8 @@ def harnesses(ref, quick):
     h = os.path.join(ROOT, "bench", "harness")
     return [
         ("python", ["/usr/bin/python3", os.path.join(h, "python", "harness.py"), "--ref", ref] + q, None),
-        ("js", ["node", os.path.join(h, "js", "harness.js"), "--ref", ref] + q, None),
+        # --expose-gc: the harness collects garbage before each repetition (docs/benchmark-suite.md).
+        ("js", ["node", "--expose-gc", os.path.join(h, "js", "harness.js"), "--ref", ref] + q, None),
         ("lua5.4", ["lua5.4", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, lua_env),
         ("luajit", ["luajit", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, None),
         ("ruby", ["ruby", os.path.join(h, "ruby", "harness.rb"), "--ref", ref] + q, None),
@@ -175,9 +176,51 @@ CPP_VERDICTS = [("reference bytes", "same_bytes"), ("same bytes", "same_bytes"),
                 ("same values", "same_values"), ("wrong", "wrong_values"), ("error", "error")]
 
 
+# Rates a C++ table may give instead of ns_per_<unit>: (unit, ns per unit from the rate).
+RATES = {
+    "ops_per_s": ("op", lambda v: 1e9 / v),
+    "mb_per_s": ("byte", lambda v: 1e3 / v),
+    "mib_per_s": ("byte", lambda v: 1e9 / (v * 1048576)),
+    "gb_per_s": ("byte", lambda v: 1.0 / v),
+    "gib_per_s": ("byte", lambda v: 1e9 / (v * 1073741824)),
+}
+
+
+def cpp_unit(column):
+    """The unit of mpk_bench's median column and a function giving ns per unit from its
+    values: ns_per_<unit>_median, or a rate (<rate>_median, RATES)."""
+    m = re.match(r"^ns_per_(.+)_median$", column)
+    if m:
+        return m.group(1), float
+    m = re.match(r"^(.+)_median$", column)
+    if m and m.group(1).lower() in RATES:
+        unit, conv = RATES[m.group(1).lower()]
+        return unit, lambda text: conv(float(text))
+    raise ValueError("mpk_bench CSV: unknown median column %r (ns_per_<unit>_median or %s)" % (
+        column, ", ".join(k + "_median" for k in RATES)))
+
+
+# Language of a C++ harness implementation (msgpack-c is C), and its Debian package.
+CPP_PACKAGES = [  # (prefix of the implementation name, language, Debian package)
+    ("mpk", "C++", None),
+    ("msgpack-cxx", "C++", "libmsgpack-cxx-dev"),
+    ("msgpack-c", "C", "libmsgpack-dev"),
+    ("nlohmann", "C++", "nlohmann-json3-dev"),
+    ("simdjson", "C++", "libsimdjson-dev"),
+    ("rapidjson", "C++", "rapidjson-dev"),
+]
+
+
+def cpp_package(impl):
+    for prefix, lang, pkg in CPP_PACKAGES:
+        if impl.lower().startswith(prefix):
+            return lang, pkg
+    return "C++", None
+
+
 def cpp_rows(cpp_dir, machine):
-    """Converts mpk_bench's CSVs (workload,case,implementation,ns_per_<unit>_median,
-    spread_pct,repetitions,verification) to the shared format."""
+    """Converts mpk_bench's CSVs (workload,case,implementation,ns_per_<unit>_median or a
+    rate, spread_pct,repetitions,verification) to the shared format."""
     rows = []
     if not os.path.isdir(cpp_dir):
         return rows
@@ -187,7 +230,7 @@ def cpp_rows(cpp_dir, machine):
         with open(os.path.join(cpp_dir, name), newline="") as f:
             r = csv.reader(f)
             header = next(r)
-            unit = re.match(r"ns_per_(.*)_median", header[3]).group(1)
+            unit, to_ns = cpp_unit(header[3])
             for rec in r:
                 w, c, impl, med, spread, reps, ver = rec[:7]
                 verdict = "same_values"
@@ -199,9 +242,9 @@ def cpp_rows(cpp_dir, machine):
                 if not med and verdict != "wrong_values":
                     verdict = "error"
                 rows.append({
-                    "workload": w, "case": c, "implementation": impl, "language": "C++",
+                    "workload": w, "case": c, "implementation": impl, "language": cpp_package(impl)[0],
                     "version": machine.get("cpp_versions", {}).get(impl, ""), "unit": unit,
-                    "ns_per_unit": med, "spread_pct": spread, "repetitions": reps,
+                    "ns_per_unit": "%.4f" % to_ns(med) if med else "", "spread_pct": spread, "repetitions": reps,
                     "noisy": "" if not spread else ("yes" if float(spread) > 5 else "no"),
                     "verdict": verdict, "verification": ver, "encoded_bytes": "",
                     "alloc_bytes_per_op": "", "allocs_per_op": "",
@@ -221,19 +264,23 @@ def refresh_cpp_rows(out_dir):
     for w in {r["workload"] for r in fresh}:
         path = os.path.join(out_dir, w + ".csv")
         old = read_rows(path) if os.path.exists(path) else []
-        write_rows(path, [r for r in fresh if r["workload"] == w] + [r for r in old if r["language"] != "C++"])
+        write_rows(path, [r for r in fresh if r["workload"] == w] + [r for r in old if r["language"] not in ("C++", "C")])
 
 
-def cpp_versions(build_dir):
-    v = {}
-    mpk = None
+def cpp_versions(impls):
+    """The version of every C++/C implementation in mpk_bench's tables: mpk's from
+    CMakeLists.txt and the commit, the peers' from their Debian packages."""
     with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
         m = re.search(r"project\(mpk\s+VERSION\s+([0-9.]+)", f.read())
         mpk = m.group(1) if m else "?"
-    v["mpk"] = "mpk %s (commit %s)" % (mpk, git_commit() or "unknown")
-    cxx = out_of(["dpkg-query", "-W", "-f=${Version}", "libmsgpack-cxx-dev"])
-    v["msgpack-cxx"] = "msgpack-cxx %s (Debian)" % cxx
-    v["msgpack-cxx-parse"] = v["msgpack-cxx"]
+    v = {}
+    for impl in impls:
+        _, pkg = cpp_package(impl)
+        if pkg is None:
+            v[impl] = "mpk %s (commit %s)" % (mpk, git_commit() or "unknown")
+        else:
+            v[impl] = "%s %s (Debian %s)" % (impl.split("-parse")[0], out_of(["dpkg-query", "-W", "-f=${Version}", pkg])
+                                             or "?", pkg)
     return v
 
 
@@ -248,12 +295,21 @@ def count_cpp(exe, quick, only):
     return [l for l in out.splitlines() if re.match(r"^w\d+/", l)]
 
 
+CPP_WORKLOADS = {"w1": "small_fields", "w2": "strings_binary", "w3": "flat_maps", "w4": "deep_nesting",
+                 "w5": "typed_objects", "w6": "lua_bench", "w7": "documents"}
+
+
+def cpp_cell_id(name):
+    """mpk_bench's benchmark name w<N>/<case>/<impl>[/...] as the runner's cell id."""
+    parts = name.split("/")
+    return "/".join([CPP_WORKLOADS.get(parts[0], parts[0])] + parts[1:3])
+
+
 def cpp_filter(only):
     """--only words as a Google Benchmark regex over w<N>/<case>/<impl>."""
     if not only:
         return None
-    alias = {"small_fields": "w1/", "strings_binary": "w2/", "flat_maps": "w3/", "deep_nesting": "w4/",
-             "typed_objects": "w5/", "lua_bench": "w6/", "documents": "w7/"}
+    alias = {w: k + "/" for k, w in CPP_WORKLOADS.items()}
     return "|".join(re.escape(alias.get(w, w)) for w in only)
 
 
@@ -405,8 +461,7 @@ def main_run(a):
     progress.finish()
 
     # Merge into one CSV per workload, in the shared format.
-    versions = cpp_versions(build)
-    machine["cpp_versions"] = versions
+    machine["cpp_versions"] = cpp_versions({r["implementation"] for r in cpp_rows(cpp_dir, machine)})
     rows = cpp_rows(cpp_dir, machine)
     for name, _, _ in hs:
         path = os.path.join(raw, name + ".csv")
@@ -439,6 +494,7 @@ def main_run(a):
             if os.path.isdir(os.path.join(ref, entry)):
                 shutil.rmtree(os.path.join(ref, entry))
 
+    plan["C++ (mpk_bench)"] = [cpp_cell_id(c) for c in cpp_cells]
     problems = check_run(rows, plan, status)
     log("report: %s" % os.path.join(out_dir, "report.md"))
     for p in problems:
@@ -474,7 +530,7 @@ def check_run(rows, plan, status):
         missing = [c for c in cells if c not in got]
         if missing:
             problems.append("harness %s produced no result for %d planned cells (first: %s; its log: raw/%s.log)"
-                            % (name, len(missing), missing[0], name))
+                            % (name, len(missing), missing[0], "cpp" if name.startswith("C++") else name))
     for name, code in status.items():
         if code not in (0, 1) or ((name.startswith("C++") or name.startswith("matrix")) and code != 0):
             problems.append("harness %s exited with %s (its log: raw/%s.log)" % (name, code, name))

@@ -15,7 +15,23 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "runner"))
 from resultformat import read_rows  # noqa: E402
 
-WORKLOADS = ["small_fields", "flat_maps", "typed_objects", "lua_bench", "documents"]
+# Workloads every quick run must have; any other <workload>.csv in the folder (a new C++
+# table) is read and checked the same way.
+WORKLOADS = ["small_fields", "strings_binary", "flat_maps", "deep_nesting", "typed_objects", "lua_bench", "documents"]
+# Cells each harness language must have produced (beyond "some cell"): W2, W4, W7 stream and
+# records lists, by case prefix within the workload.
+REQUIRED_CASES = {
+    "Python": [("strings_binary", "write_"), ("strings_binary", "read_"), ("deep_nesting", "build_"),
+               ("deep_nesting", "parse_"), ("documents", "encode_stream"), ("documents", "decode_stream"),
+               ("documents", "encode_beer_list_maps")],
+    "JavaScript": [("strings_binary", "write_"), ("strings_binary", "read_"), ("deep_nesting", "build_"),
+                   ("deep_nesting", "parse_"), ("documents", "encode_stream"), ("documents", "decode_stream"),
+                   ("documents", "encode_beer_list_maps"), ("documents", "encode_beer_list_records")],
+    "Lua": [("strings_binary", "write_"), ("strings_binary", "read_"), ("deep_nesting", "build_"),
+            ("deep_nesting", "parse_"), ("documents", "encode_stream"), ("documents", "decode_stream")],
+    "Ruby": [("strings_binary", "write_"), ("strings_binary", "read_"), ("deep_nesting", "build_"),
+             ("deep_nesting", "parse_"), ("documents", "encode_stream"), ("documents", "decode_stream")],
+}
 IMPLEMENTATIONS = {
     "C++": ["mpk", "msgpack-cxx"],
     "Python": ["msgpack-python", "json-python"],
@@ -80,9 +96,20 @@ def main(d):
     # the CSVs, in the shared format
     rows = []
     for w in WORKLOADS:
-        path = os.path.join(d, w + ".csv")
-        if check(os.path.exists(path), "no %s.csv" % w):
-            rows += read_rows(path)
+        check(os.path.exists(os.path.join(d, w + ".csv")), "no %s.csv" % w)
+    csvs = sorted(glob.glob(os.path.join(d, "*.csv")))
+    for path in csvs:
+        rows += read_rows(path)
+    workloads = sorted({r["workload"] for r in rows})
+    for lang, needed in REQUIRED_CASES.items():
+        for w, prefix in needed:
+            check(any(r["language"] == lang and r["workload"] == w and r["case"].startswith(prefix) for r in rows),
+                  "%s: no %s/%s* cell" % (lang, w, prefix))
+    # Every C/C++ implementation mpk_bench measured (new ones included) has a version and
+    # passed verification like the others (checked per row below).
+    for r in rows:
+        if r["language"] in ("C++", "C"):
+            check(r["version"], "%s (%s) has no version" % (r["implementation"], r["language"]))
     seen = {r["implementation"] for r in rows}
     for lang, impls in IMPLEMENTATIONS.items():
         for i in impls:
@@ -108,15 +135,25 @@ def main(d):
     # report.md: a table per workload whose rows have as many cells as the header
     with open(os.path.join(d, "report.md")) as f:
         md = f.read()
-    for w in WORKLOADS:
-        check(re.search(r"^## W\d %s " % w, md, re.M), "report.md has no section for %s" % w)
+    sections = {}
+    for part in re.split(r"^## ", md, flags=re.M)[1:]:
+        m = re.match(r"W[\d?] (\S+) ", part)
+        if m:
+            sections[m.group(1)] = part
+    for w in workloads:
+        if not check(w in sections, "report.md has no section for %s" % w):
+            continue
+        headers = [line for line in sections[w].splitlines() if line.startswith("| case |")]
+        columns = {c.strip().replace("\\|", "|") for line in headers for c in re.split(r"(?<!\\)\|", line)}
+        for impl in sorted({r["implementation"] for r in rows if r["workload"] == w}):
+            check(impl in columns, "report.md: %s has no column for %s" % (w, impl))
     check("## Published figures of implementations that cannot run here" in md, "report.md: no published figures")
     for block in re.findall(r"((?:^\|.*\|\n)+)", md, re.M):
         lines = block.strip("\n").split("\n")
         width = len(re.findall(r"(?<!\\)\|", lines[0]))
         for line in lines:
             check(len(re.findall(r"(?<!\\)\|", line)) == width, "report.md: ragged table row: %s" % line[:80])
-    check(md.count("**") >= 2 * len(WORKLOADS), "report.md: no fastest cell in bold")
+    check(md.count("**") >= 2 * len(workloads), "report.md: no fastest cell in bold")
 
     # report.html: parses, one chart per workload, nothing fetched from the network
     with open(os.path.join(d, "report.html")) as f:
@@ -126,15 +163,17 @@ def main(d):
     p.close()
     check(not p.errors, "report.html: %s" % p.errors[:3])
     check(not p.stack, "report.html: unclosed %s" % p.stack)
-    check(p.counts.get("svg", 0) >= len(WORKLOADS), "report.html: %d charts for %d workloads" % (p.counts.get("svg", 0), len(WORKLOADS)))
-    check(p.counts.get("table", 0) >= len(WORKLOADS), "report.html: too few tables")
+    check(p.counts.get("svg", 0) >= len(workloads), "report.html: %d charts for %d workloads" % (p.counts.get("svg", 0), len(workloads)))
+    check(p.counts.get("table", 0) >= len(workloads), "report.html: too few tables")
+    for w in workloads:
+        check(re.search(r"<h2>W[\d?] %s " % re.escape(w), text), "report.html has no section for %s" % w)
     check(not p.remote and "<script" not in text, "report.html fetches from the network: %s" % p.remote[:3])
 
     if failures:
         for x in failures:
             print("FAIL: " + x)
         return 1
-    print("result folder OK: %d cells, %d implementations, %d workloads" % (len(rows), len(seen), len(WORKLOADS)))
+    print("result folder OK: %d cells, %d implementations, %d workloads" % (len(rows), len(seen), len(workloads)))
     return 0
 
 

@@ -113,5 +113,94 @@ class RunCheckTest(unittest.TestCase):
         self.assertEqual(len(problems), 2)
 
 
+class ReferenceCaseTest(unittest.TestCase):
+    def test_encode_cells_name_their_reference(self):
+        self.assertEqual(explain.reference_case("small_fields", "write_implicit"), "stream")
+        self.assertEqual(explain.reference_case("strings_binary", "write_ascii_8"), "ascii_8")
+        self.assertEqual(explain.reference_case("deep_nesting", "build_128"), "nest_128")
+        self.assertEqual(explain.reference_case("documents", "encode_stream"), "stream")
+        self.assertEqual(explain.reference_case("documents", "encode_beer_list_records"), "beer_list_records")
+        self.assertEqual(explain.reference_case("typed_objects", "serialize_beer_map"), "beer_map")
+        self.assertEqual(explain.reference_case("lua_bench", "iary10"), "iary10")
+
+
+class CppTablesTest(unittest.TestCase):
+    def cpp_folder(self, header, lines):
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "t.csv"), "w") as f:
+            f.write(header + "\n" + "\n".join(lines) + "\n")
+        return d
+
+    def test_rates_become_ns_per_unit(self):
+        d = self.cpp_folder("workload,case,implementation,mb_per_s_median,spread_pct,repetitions,verification",
+                            ["strings_binary,read_bin_1m,mpk,2000,1.5,5,same values"])
+        r = run.cpp_rows(d, {})[0]
+        self.assertEqual(r["unit"], "byte")
+        self.assertAlmostEqual(float(r["ns_per_unit"]), 0.5)  # 2000 MB/s = 0.5 ns per byte
+        d = self.cpp_folder("workload,case,implementation,ops_per_s_median,spread_pct,repetitions,verification",
+                            ["documents,encode_tiny,nlohmann,4000000,1.5,5,same bytes as mpk"])
+        r = run.cpp_rows(d, {})[0]
+        self.assertEqual((r["unit"], r["verdict"]), ("op", "same_bytes"))
+        self.assertAlmostEqual(float(r["ns_per_unit"]), 250.0)
+
+    def test_unknown_median_column_is_an_error(self):
+        d = self.cpp_folder("workload,case,implementation,furlongs_median,spread_pct,repetitions,verification",
+                            ["documents,encode_tiny,mpk,1,1,5,same bytes"])
+        with self.assertRaises(ValueError):
+            run.cpp_rows(d, {})
+
+    def test_languages_and_packages(self):
+        self.assertEqual(run.cpp_package("msgpack-c"), ("C", "libmsgpack-dev"))
+        self.assertEqual(run.cpp_package("msgpack-cxx-parse"), ("C++", "libmsgpack-cxx-dev"))
+        self.assertEqual(run.cpp_package("RapidJSON"), ("C++", "rapidjson-dev"))
+        self.assertEqual(run.cpp_package("mpk"), ("C++", None))
+
+    def test_benchmark_names_are_cell_ids(self):
+        self.assertEqual(run.cpp_cell_id("w2/read_ascii_8/mpk"), "strings_binary/read_ascii_8/mpk")
+        self.assertEqual(run.cpp_cell_id("w4/parse_8/nlohmann/repeats:5"), "deep_nesting/parse_8/nlohmann")
+
+    def test_a_planned_cpp_cell_without_a_row_fails_the_run(self):
+        problems = run.check_run([row()], {"C++ (mpk_bench)": ["documents/encode_tiny/a", "documents/encode_tiny/mpk"]},
+                                 {"C++ (mpk_bench)": 0})
+        self.assertEqual(len(problems), 1)
+        self.assertIn("raw/cpp.log", problems[0])
+
+
+class ReportColumnsTest(unittest.TestCase):
+    def test_native_columns_first_in_order(self):
+        rows = [row(implementation=i, language=l) for i, l in [
+            ("msgpack-python", "Python"), ("RapidJSON", "C++"), ("msgpack-c", "C"), ("simdjson", "C++"),
+            ("nlohmann", "C++"), ("msgpack-cxx", "C++"), ("mpk", "C++"), ("msgpackr", "JavaScript")]]
+        self.assertEqual(report.impl_order(rows), ["mpk", "msgpack-cxx", "msgpack-c", "nlohmann", "simdjson",
+                                                   "RapidJSON", "msgpack-python", "msgpackr"])
+
+    def test_variants_follow_their_case(self):
+        rows = [row(case=c) for c in ("write_a", "read_a", "write_b", "read_b", "read_a_view", "read_b_novalidate")]
+        self.assertEqual(report.case_order(rows), ["write_a", "read_a", "read_a_view", "write_b", "read_b",
+                                                   "read_b_novalidate"])
+
+    def test_mixed_units_get_one_table_each_and_every_verdict_is_shown(self):
+        d = tempfile.mkdtemp()
+        write_rows(os.path.join(d, "strings_binary.csv"), [
+            row(workload="strings_binary", case="read_bin_1m", implementation="mpk", language="C++", unit="byte",
+                ns_per_unit="0.5", verdict="same_values"),
+            row(workload="strings_binary", case="read_bin_1m", implementation="msgpack-python", unit="value",
+                ns_per_unit="100000", verdict="different_bytes", verification="different bytes: x"),
+            row(workload="strings_binary", case="write_bin_1m", implementation="msgpack-python", unit="value",
+                ns_per_unit="200000", verdict="same_bytes")])
+        with open(os.path.join(d, "machine.json"), "w") as f:
+            json.dump({"mode": "full"}, f)
+        report.write_reports(d)
+        md = open(os.path.join(d, "report.md")).read()
+        self.assertIn("### Cells timed per byte", md)
+        self.assertIn("### Cells timed per value", md)
+        self.assertIn("**2,000**", md)  # 0.5 ns per byte = 2,000 MB/s
+        verdict_rows = [l for l in md.splitlines() if l.startswith("| read_bin_1m |") and "≠ |" in l and "100,000" not in l]
+        self.assertEqual(len(verdict_rows), 1)
+        self.assertTrue(any(l.startswith("| write_bin_1m |") and l.endswith(" = |") for l in md.splitlines()))
+        html = open(os.path.join(d, "report.html")).read()
+        self.assertEqual(html.count("<svg"), 2)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -356,11 +356,11 @@ def cells(ref_dir, quick):
     # W2 strings_binary: streams of max(1, 32 MiB / size) values of one size.
     for name, (payload, count) in strings_binary(quick).items():
         r = Lazy(lambda name=name: ref("strings_binary", name))
-        values = [payload] * count
-        enc = lambda values=values: stream_pack(values)  # noqa: E731
+        w2_values = [payload] * count
+        enc = lambda v=w2_values: stream_pack(v)  # noqa: E731
         is_text = isinstance(payload, str)
         out.append((Cell("strings_binary", "write_" + name, "msgpack-python", "value", count, enc,
-                         encode_check(lambda values=values: values, enc, stream_unpack)), r))
+                         encode_check(lambda v=w2_values: v, enc, stream_unpack)), r))
 
         def read_verify(state, payload=payload, count=count, text=is_text, raw=False):
             expected = payload.encode() if raw else payload
