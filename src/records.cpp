@@ -163,9 +163,11 @@ record_ref record_table::define(const std::byte* p, const std::byte* end, const 
     return {nullptr, 0, errc::out_of_memory};
   }
 #endif
-  std::swap(slot->encoded, d.encoded);
-  std::swap(slot->keys, d.keys);
-  slot->typed.clear();
+  if (slot->encoded != d.encoded || slot->keys.size() != d.keys.size()) {
+    std::swap(slot->encoded, d.encoded);
+    std::swap(slot->keys, d.keys);
+    slot->typed.clear();
+  }  // else the same shape again (each message of per-message records): keep its typed maps
   table_[index] = slot;
   if (wide >= 0) wide_[index >= 32 ? (index - 32) % 32 : 0] = wide == 1;
   return {slot, static_cast<std::uint32_t>(q - p), errc::ok};

@@ -142,6 +142,24 @@ inline constexpr bool is_direct_leaf =
 template <class T>
 void read(cursor& c, T& out);
 
+/// True when the n bytes at p are ASCII, for n <= 32 (else false): the common short key or
+/// value needs no call to the UTF-8 validator.
+MPK_ALWAYS_INLINE bool short_ascii(const char* p, std::size_t n) noexcept {
+  std::uint64_t acc = 0;
+  if (n >= 8) {
+    if (n > 32) return false;
+    for (std::size_t i = 0; i + 8 <= n; i += 8)
+      acc |= load_word<std::uint64_t>(p + i);
+    acc |= load_word<std::uint64_t>(p + n - 8);
+  } else if (n >= 4) {
+    acc = load_word<std::uint32_t>(p) | load_word<std::uint32_t>(p + n - 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      acc |= static_cast<unsigned char>(p[i]);
+  }
+  return (acc & 0x8080808080808080u) == 0;
+}
+
 /// The index in d.typed of struct T's mapping, computed on first use.
 template <class T>
 std::size_t mapping(record_def& d) {
@@ -304,7 +322,8 @@ MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
   } else if constexpr (std::is_same_v<T, std::string>) {
     const std::byte* const at = c.p;
     const std::string_view s = leaf<str_decoder>(c);
-    if (c.utf8 != utf8_check::none && !is_valid_utf8(s)) [[unlikely]]
+    if (c.utf8 != utf8_check::none && !short_ascii(s.data(), s.size()) && !is_valid_utf8(s))
+        [[unlikely]]
       return c.fail(at, errc::invalid_utf8);
     out.assign(s);
   } else if constexpr (described<T>) {
