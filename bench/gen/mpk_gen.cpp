@@ -12,6 +12,8 @@
 // documents that BENCHMARKS.md only names (medium, large, example) are reconstructed here
 // and in every harness the same way: see docs/benchmark-suite.md, "Reconstructed data".
 #include <mpk/buffer.hpp>
+#include <mpk/ext/records.hpp>
+#include <mpk/value.hpp>
 #include <mpk/writer.hpp>
 
 #include <algorithm>
@@ -224,11 +226,24 @@ void document_stream(output& out, std::size_t messages) {
   out.save("documents", "stream", b, w);
 }
 
-/// W7 records, plain-map encodings (the msgpackr record extension's bytes come from
-/// include/mpk/ext/records.hpp once it lands; until then records cells are verified by values):
-/// beer_list = W5's beer_list in map mode; map_list = 32 objects {"key": "a"*i, "value": "a"*i,
-/// "index": i}, the medium document's `map` entries as a list of same-shaped objects.
+/// W7 records: beer_list = W5's beer_list in map mode; map_list = 32 objects {"key": "a"*i,
+/// "value": "a"*i, "index": i}, the medium document's `map` entries as a list of same-shaped
+/// objects. Each as plain maps (<list>_maps) and through mpk's msgpackr record encoder
+/// (<list>_records: per-message definitions, as msgpackr's `new Packr({useRecords: true})`).
 void document_records(output& out) {
+  auto save_both = [&](const std::string& name, const mpk::buffer& b, const mpk_writer& w) {
+    out.save("documents", name + "_maps", b, w);
+    auto doc = mpk::document::parse(std::span<const std::byte>(b.data(), b.size()));
+    mpk::buffer records;
+    mpk::records_encoder enc;
+    if (!doc || !enc.encode(doc->root(), records)) {
+      std::cerr << "mpk_gen: records encoding of " << name << " failed\n";
+      out.ok = false;
+      return;
+    }
+    mpk_writer unused(records);
+    out.save("documents", name + "_records", records, unused);
+  };
   {
     mpk::buffer b;
     mpk_writer w(b);
@@ -236,7 +251,7 @@ void document_records(output& out) {
     w.begin_array(list.size());
     for (const auto& beer : list)
       mpk_bench::typed_objects::write_beer(w, beer, true);
-    out.save("documents", "beer_list_maps", b, w);
+    save_both("beer_list", b, w);
   }
   mpk::buffer b;
   mpk_writer w(b);
@@ -251,7 +266,7 @@ void document_records(output& out) {
     w.write("index");
     w.write(i);
   }
-  out.save("documents", "map_list_maps", b, w);
+  save_both("map_list", b, w);
 }
 
 }  // namespace

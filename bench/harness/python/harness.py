@@ -584,6 +584,9 @@ def check_generators(ref_dir, quick):
             data = messages_write(STREAM_MESSAGE, STREAM_COUNT[quick])
         elif w in gens and c in gens[w]:
             data = msgpack.packb(gens[w][c])
+        elif w == "documents" and c.endswith("_records"):
+            print("SKIP %s/%s: msgpack-python has no record extension" % (w, c))
+            continue
         else:
             print("MISSING %s/%s: no generator" % (w, c))
             bad += 1

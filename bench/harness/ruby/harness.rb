@@ -451,6 +451,10 @@ def check_generators(ref_dir, quick)
             when 'documents' then c == 'stream' ? messages_write(STREAM_MESSAGE, stream_count(quick)) : gens.dig(w, c)&.then { |v| MessagePack.pack(v) }
             else gens.dig(w, c)&.then { |v| MessagePack.pack(v) }
             end
+    if bytes.nil? && w == 'documents' && c.end_with?('_records')
+      puts "SKIP #{w}/#{c}: msgpack-ruby has no record extension"
+      next
+    end
     if bytes.nil?
       puts "MISSING #{w}/#{c}: no generator"
       bad += 1
