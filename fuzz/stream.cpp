@@ -39,22 +39,42 @@ namespace {
 
 using span = std::span<const std::byte>;
 
-/// Feeds `stream` in the chunks `sizes` gives (cyclically; empty: all at once), calling
-/// `drain()` after each chunk; stops early when drain() returns false.
-template <class Drain>
-void feed_chunks(mpk::stream_decoder& dec, span stream, span sizes, Drain&& drain) {
+/// Feeds `stream` in the chunks `sizes` gives (cyclically; empty: all at once) and after each
+/// chunk takes every complete message: `take()` returns result<bool> (false: none complete
+/// yet), then `on(n)` runs for the n-th message taken. Stops at the first error. Returns
+/// the number of messages taken.
+template <class Take, class On>
+std::size_t each_message(mpk::stream_decoder& dec, span stream, span sizes, Take&& take, On&& on) {
+  std::size_t n = 0;
+  auto drain = [&] {
+    for (;;) {
+      const mpk::result<bool> got = take();
+      if (!got || !*got) return got.has_value();
+      on(n++);
+    }
+  };
   std::size_t at = 0;
   std::size_t turn = 0;
   while (at < stream.size()) {
-    std::size_t n = stream.size() - at;
+    std::size_t len = stream.size() - at;
     if (!sizes.empty())
-      n = std::min(n, std::to_integer<std::size_t>(sizes[turn++ % sizes.size()]) + 1);
-    const auto fed = dec.feed(stream.subspan(at, n));
-    if (!fed) return;
-    at += n;
-    if (!drain()) return;
+      len = std::min(len, std::to_integer<std::size_t>(sizes[turn++ % sizes.size()]) + 1);
+    if (!dec.feed(stream.subspan(at, len))) return n;
+    at += len;
+    if (!drain()) return n;
   }
   drain();
+  return n;
+}
+
+/// A take() for each_message: the raw bytes of the next message, into `out`.
+auto raw_take(mpk::stream_decoder& dec, span& out) {
+  return [&dec, &out]() -> mpk::result<bool> {
+    const auto m = dec.next();
+    if (!m) return m.error();
+    out = *m;
+    return !m->empty();
+  };
 }
 
 struct one_shot_result {
@@ -82,29 +102,20 @@ one_shot_result one_shot(span stream, const mpk::limits& lim) {
 void check_raw(span stream, span sizes, const mpk::limits& lim) {
   const one_shot_result expected = one_shot(stream, lim);
   mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1});
-  std::size_t n = 0;
   mpk_fuzz::alloc_scope scope;
-  feed_chunks(dec, stream, sizes, [&] {
-    for (;;) {
-      const auto m = dec.next();
-      if (!m || m->empty()) return m.has_value();
-      MPK_FUZZ_CHECK(n < expected.messages.size());
-      MPK_FUZZ_CHECK(std::ranges::equal(*m, expected.messages[n]));
-      MPK_FUZZ_CHECK(dec.position() == expected.offsets[n] + m->size());
-      ++n;
-    }
+  span m;
+  const std::size_t n = each_message(dec, stream, sizes, raw_take(dec, m), [&](std::size_t i) {
+    MPK_FUZZ_CHECK(i < expected.messages.size());
+    MPK_FUZZ_CHECK(std::ranges::equal(m, expected.messages[i]));
+    MPK_FUZZ_CHECK(dec.position() == expected.offsets[i] + m.size());
   });
   MPK_FUZZ_CHECK(scope.peak() <= 24 * stream.size() + 1024);
   MPK_FUZZ_CHECK(dec.scanned_bytes() <= 2 * stream.size());
   MPK_FUZZ_CHECK(dec.capacity() <= std::max<std::size_t>(4096, 2 * stream.size()));
   const mpk::error got = dec.ok() ? dec.finish().error() : dec.error();
-  if (!expected.error) {
-    MPK_FUZZ_CHECK(n == expected.messages.size());
-    MPK_FUZZ_CHECK(!got);
-    return;
-  }
   MPK_FUZZ_CHECK(n == expected.messages.size());
-  MPK_FUZZ_CHECK(got);
+  MPK_FUZZ_CHECK(static_cast<bool>(got) == static_cast<bool>(expected.error));
+  if (!expected.error) return;
   if (expected.error.code != mpk::errc::truncated) {
     MPK_FUZZ_CHECK(got == expected.error);
   } else {
@@ -119,20 +130,16 @@ void check_typed_and_document(span stream, span sizes, const mpk::limits& lim) {
   const one_shot_result expected = one_shot(stream, lim);
   {
     mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1});
-    std::size_t n = 0;
     mpk::value v;
-    feed_chunks(dec, stream, sizes, [&] {
-      for (;;) {
-        const auto got = dec.next(v);
-        if (!got || !*got) return got.has_value();
-        MPK_FUZZ_CHECK(n < expected.messages.size());
-        mpk::reader r(expected.messages[n], lim);
-        mpk::value one;
-        MPK_FUZZ_CHECK(mpk::unpack(r, one).has_value());
-        MPK_FUZZ_CHECK(one == v);
-        ++n;
-      }
-    });
+    const std::size_t n = each_message(
+        dec, stream, sizes, [&] { return dec.next(v); },
+        [&](std::size_t i) {
+          MPK_FUZZ_CHECK(i < expected.messages.size());
+          mpk::reader r(expected.messages[i], lim);
+          mpk::value one;
+          MPK_FUZZ_CHECK(mpk::unpack(r, one).has_value());
+          MPK_FUZZ_CHECK(one == v);
+        });
     MPK_FUZZ_CHECK(n <= expected.messages.size());
     // A message the reader accepts can fail typed decoding only as unpack fails on it.
     if (n < expected.messages.size() && !dec.ok()) {
@@ -146,19 +153,15 @@ void check_typed_and_document(span stream, span sizes, const mpk::limits& lim) {
   }
   {
     mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1});
-    std::size_t n = 0;
     mpk::document doc;
-    feed_chunks(dec, stream, sizes, [&] {
-      for (;;) {
-        const auto got = dec.next(doc);
-        if (!got || !*got) return got.has_value();
-        MPK_FUZZ_CHECK(n < expected.messages.size());
-        const auto alone = mpk::document::parse(expected.messages[n], lim);
-        MPK_FUZZ_CHECK(alone.has_value());
-        MPK_FUZZ_CHECK(alone->root() == doc.root());
-        ++n;
-      }
-    });
+    const std::size_t n = each_message(
+        dec, stream, sizes, [&] { return dec.next(doc); },
+        [&](std::size_t i) {
+          MPK_FUZZ_CHECK(i < expected.messages.size());
+          const auto alone = mpk::document::parse(expected.messages[i], lim);
+          MPK_FUZZ_CHECK(alone.has_value());
+          MPK_FUZZ_CHECK(alone->root() == doc.root());
+        });
     MPK_FUZZ_CHECK(n <= expected.messages.size());
   }
 }
@@ -196,13 +199,9 @@ void check_elements(span stream, span sizes, const mpk::limits& lim) {
   const std::vector<span> expected = one_shot_items(stream, lim, clean);
   mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1, .elements = true});
   std::vector<std::vector<std::byte>> got;
-  feed_chunks(dec, stream, sizes, [&] {
-    for (;;) {
-      const auto m = dec.next();
-      if (!m || m->empty()) return m.has_value();
-      got.emplace_back(m->begin(), m->end());
-    }
-  });
+  span m;
+  each_message(dec, stream, sizes, raw_take(dec, m),
+               [&](std::size_t) { got.emplace_back(m.begin(), m.end()); });
   const std::size_t common = std::min(got.size(), expected.size());
   for (std::size_t i = 0; i < common; ++i)
     MPK_FUZZ_CHECK(std::ranges::equal(got[i], expected[i]));

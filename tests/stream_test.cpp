@@ -488,7 +488,6 @@ TEST(StreamDecoder, ElementWiseHugeArrayInSmallMemory) {
   for (std::uint32_t i = 0; i < count; ++i)
     w.write(std::uint64_t{i} * 1000);
   mpk::stream_decoder dec({.max_buffer_size = 64 << 10, .elements = true});
-  std::uint64_t sum = 0;
   std::uint32_t n = 0;
   const auto input = buf.bytes();
   for (std::size_t at = 0; at < input.size(); at += 4096) {
@@ -499,7 +498,6 @@ TEST(StreamDecoder, ElementWiseHugeArrayInSmallMemory) {
       ASSERT_TRUE(got.has_value()) << got.error().to_string();
       if (!*got) break;
       ASSERT_EQ(v, std::uint64_t{n} * 1000);
-      sum += v;
       ++n;
     }
   }

@@ -111,7 +111,10 @@ class stream_decoder {
   /// bytes, errc::out_of_memory.
   std::span<std::byte> prepare(std::size_t n) noexcept;
   /// Adds the first `n` bytes of the last prepare() to the stream (`n` at most its size).
-  void commit(std::size_t n) noexcept { end_ += n < room_ ? n : room_, room_ = 0; }
+  void commit(std::size_t n) noexcept {
+    end_ += n < room_ ? n : room_;
+    room_ = 0;
+  }
 
   /// Reads once from `source` (at most `max` bytes) into the buffer. Returns the bytes read,
   /// 0 at the end of the input; errors: errc::io_error, and those of prepare().
@@ -201,9 +204,10 @@ class stream_decoder {
   std::size_t buffered() const noexcept { return end_ - begin_; }
   /// The buffer's capacity in bytes.
   std::size_t capacity() const noexcept { return cap_; }
-  /// A work counter: bytes walked by the structural scans so far (the resumable scan of a
-  /// message in pieces, and the one-pass measure of a message at hand). Decoding a stream
-  /// chunked in any way walks at most about twice its size.
+  /// A work counter: bytes at hand that the structural scans walked over (the one-pass
+  /// attempt on a message's first piece, and the resumable scan of a message in pieces; a
+  /// payload skipped by its length is not walked). Decoding a stream chunked in any way
+  /// walks at most twice its size.
   std::size_t scanned_bytes() const noexcept { return scanned_; }
   /// With `elements`: the family of the container being read (type::array or type::map),
   /// or type::invalid between containers; always type::invalid otherwise.
