@@ -108,6 +108,7 @@ int main(int argc, char** argv) {
     mpk_bench::suite suite;
     if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
     if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
+    if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
     if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
@@ -122,6 +123,7 @@ int main(int argc, char** argv) {
   mpk_bench::suite suite;
   if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
   if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
+  if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
   if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
   std::printf("\n");
   std::fflush(stdout);

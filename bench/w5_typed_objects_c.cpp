@@ -22,8 +22,10 @@ struct writer::impl {
 
 writer::writer() : p_(std::make_unique<impl>()) {
   const std::string_view names[4] = {"brand", "alcohol", "brewery", "sort"};
-  for (int i = 0; i < 4; ++i)
-    p_->keys[i] = std::string(1, static_cast<char>(0xa0 | names[i].size())) + std::string(names[i]);
+  for (int i = 0; i < 4; ++i) {
+    p_->keys[i].assign(1, static_cast<char>(0xa0 | names[i].size()));
+    p_->keys[i].append(names[i]);
+  }
 }
 writer::~writer() = default;
 
@@ -39,19 +41,15 @@ int put(msgpack_packer* pk, std::int64_t v) {
 int put(msgpack_packer* pk, double v) {
   return msgpack_pack_double(pk, v);
 }
+int put(msgpack_packer* pk, const std::string& v) {
+  return mc::pack_str(pk, v);
+}
 
 template <class T>
 int put_array(msgpack_packer* pk, const std::vector<T>& v) {
   int r = msgpack_pack_array(pk, v.size());
   for (const T& x : v)
     r |= put(pk, x);
-  return r;
-}
-
-int put_sort(msgpack_packer* pk, const std::vector<std::string>& sort) {
-  int r = msgpack_pack_array(pk, sort.size());
-  for (const std::string& s : sort)
-    r |= mc::pack_str(pk, s);
   return r;
 }
 
@@ -70,7 +68,7 @@ int put_beer(msgpack_packer* pk, const beer& b, bool map_mode, const std::string
   r |= key(2, "brewery");
   r |= mc::pack_str(pk, b.brewery);
   r |= key(3, "sort");
-  r |= put_sort(pk, b.sort);
+  r |= put_array(pk, b.sort);
   return r;
 }
 
@@ -91,6 +89,14 @@ std::size_t writer::write(const std::vector<std::int64_t>& v, bool) {
 std::size_t writer::write(const std::vector<double>& v, bool) {
   p_->out.clear();
   return put_array(p_->out.packer(), v) == 0 ? p_->out.size() : 0;
+}
+std::size_t writer::write(const std::vector<std::string>& v, bool) {
+  p_->out.clear();
+  return put_array(p_->out.packer(), v) == 0 ? p_->out.size() : 0;
+}
+std::size_t writer::write(const std::string& v, bool) {
+  p_->out.clear();
+  return put(p_->out.packer(), v) == 0 ? p_->out.size() : 0;
 }
 std::size_t writer::write(const beer& b, bool map_mode) {
   p_->out.clear();
@@ -200,6 +206,14 @@ bool reader::read(std::span<const std::byte> in, std::vector<std::int64_t>& out,
   return o != nullptr && get(*o, out);
 }
 bool reader::read(std::span<const std::byte> in, std::vector<double>& out, bool) {
+  const msgpack_object* o = whole(p_->in, in);
+  return o != nullptr && get(*o, out);
+}
+bool reader::read(std::span<const std::byte> in, std::vector<std::string>& out, bool) {
+  const msgpack_object* o = whole(p_->in, in);
+  return o != nullptr && get(*o, out);
+}
+bool reader::read(std::span<const std::byte> in, std::string& out, bool) {
   const msgpack_object* o = whole(p_->in, in);
   return o != nullptr && get(*o, out);
 }

@@ -1,4 +1,5 @@
-// bench/w5_typed_objects_c.hpp - W5 typed_objects for msgpack-c (the C library), compiled in a
+// bench/w5_typed_objects_c.hpp - W5 typed_objects (and W6 lua_bench's arrays and strings) for
+// msgpack-c (the C library), compiled in a
 // translation unit of its own: msgpack-c's msgpack.h and msgpack-cxx's msgpack.hpp declare
 // functions of the same names and cannot meet in one translation unit.
 //
@@ -35,6 +36,9 @@ class writer {
   std::size_t write(const std::vector<double>& v, bool map_mode);
   std::size_t write(const beer& b, bool map_mode);
   std::size_t write(const std::vector<beer>& v, bool map_mode);
+  /// W6 lua_bench's arrays of strings and single strings (map_mode unused).
+  std::size_t write(const std::vector<std::string>& v, bool map_mode);
+  std::size_t write(const std::string& v, bool map_mode);
   /// Map mode with each key's bytes encoded once and written raw.
   std::size_t write_prekeys(const beer& b);
   std::size_t write_prekeys(const std::vector<beer>& v);
@@ -57,6 +61,8 @@ class reader {
 
   bool read(std::span<const std::byte> in, std::vector<std::int64_t>& out, bool map_mode);
   bool read(std::span<const std::byte> in, std::vector<double>& out, bool map_mode);
+  bool read(std::span<const std::byte> in, std::vector<std::string>& out, bool map_mode);
+  bool read(std::span<const std::byte> in, std::string& out, bool map_mode);
   bool read(std::span<const std::byte> in, beer& out, bool map_mode);
   bool read(std::span<const std::byte> in, std::vector<beer>& out, bool map_mode);
 

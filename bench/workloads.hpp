@@ -18,5 +18,7 @@ bool register_flat_maps(suite& s, const run_config& cfg);
 
 /// W5 typed_objects: int/double arrays and beer structs, map and array mode (bench/w5_typed_objects.cpp).
 bool register_typed_objects(suite& s, const run_config& cfg);
+/// W6 lua_bench: pack then unpack of each dataset as one operation (bench/w6_lua_bench.cpp).
+bool register_lua_bench(suite& s, const run_config& cfg);
 
 }  // namespace mpk_bench
