@@ -351,6 +351,7 @@ local function measure(op, units, quick)
     op(); calls = calls + 1; elapsed = os.clock() - t0
   until elapsed >= warm
   local batch = math.max(1, math.floor(target / (elapsed / calls)))
+  if elapsed / calls >= 2 then reps = 3 end -- long operations: 3 repetitions (docs/benchmark-suite.md)
   local samples = {}
   for r = 1, reps do
     local s = os.clock()

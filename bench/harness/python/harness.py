@@ -471,6 +471,9 @@ def cells(ref_dir, quick):
 
 # --- timing -----------------------------------------------------------------------------------
 
+LONG_OP = 2.0  # seconds
+
+
 def measure(op, units, quick):
     warm, target, reps = (0.01, 0.02, 3) if quick else (0.1, 0.25, 5)
     t0 = time.perf_counter()
@@ -483,6 +486,8 @@ def measure(op, units, quick):
             break
     batch = max(1, int(target / (elapsed / calls)))
     samples = []
+    if elapsed / calls >= LONG_OP:  # long operations: 3 repetitions (docs/benchmark-suite.md)
+        reps = 3
     for _ in range(reps):
         s = time.perf_counter_ns()
         for _ in range(batch):

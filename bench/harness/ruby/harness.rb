@@ -411,7 +411,9 @@ def measure(op, units, quick)
     calls += 1
     break if now - t0 >= warm
   end
-  batch = [1, (target / ((now - t0) / calls)).to_i].max
+  per_call = (now - t0) / calls
+  batch = [1, (target / per_call).to_i].max
+  reps = 3 if per_call >= 2.0 # long operations: 3 repetitions (docs/benchmark-suite.md)
   samples = Array.new(reps) do
     s = Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
     batch.times { op.call }
