@@ -8,7 +8,9 @@ Seeds come from two places:
      tests/hostile_test.cpp in short form.
 Every target reads MessagePack bytes, so each gets the same seeds. Files are named by the
 SHA-1 of their content, so rerunning is idempotent; the script replaces what it wrote before.
-Needs only the Python standard library:  python3 fuzz/make_corpus.py
+Needs only the Python standard library:  python3 fuzz/make_corpus.py [target...]
+(targets named: only their corpora are rewritten). The records target also gets msgpackr
+record sequences (records_seeds()).
 """
 import hashlib
 import pathlib
@@ -17,7 +19,7 @@ import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode", "json",
-           "stream"]
+           "stream", "records"]
 MAX_SEED = 4096  # libFuzzer's default -max_len
 
 
@@ -177,19 +179,46 @@ def stream_seeds(seeds):
     return out
 
 
+def records_seeds(seeds):
+    """The records target's seeds: the common ones, and msgpackr record sequences (one- and
+    two-byte ids, definitions inside instances, redefinitions, sequences of messages)."""
+    def define(rid, keys, two=None):
+        head = b"\xd5\x72" + bytes([rid, two]) if two is not None else b"\xd4\x72" + bytes([rid])
+        return head + arr([s(k) for k in keys])
+    out = dict(seeds)
+    extra = [
+        arr([define(0x40, ["a", "b"]) + uint(1) + s("x"), b"\x40" + uint(70) + s("y")]),
+        define(0x41, ["a"]) + define(0x41, ["b"]) + uint(2),
+        arr([define(0x60, ["a"], 1) + uint(1), b"\x60\x01" + uint(2)]),
+        arr([define(0x60, ["z"], 0) + uint(1), b"\x60\x00" + uint(3), b"\x40", b"\x7f"]),
+        define(0x40, ["brand", "alcohol", "brewery", "sort"]) + s("Ale") +
+        b"\xcb\x40\x12\x00\x00\x00\x00\x00\x00" + s("Co") + arr([s("pale")]),
+        define(0x40, ["a"]) + uint(1) + b"\x40" + uint(2) + b"\x40" + define(0x41, ["n"]) + b"\xc0",
+        arr([define(0x40 + i, ["k%d" % i]) + uint(i) for i in range(40)]),
+        define(0x40, []) + b"\x40",
+    ]
+    for b in extra:
+        out[hashlib.sha1(b).hexdigest()[:16]] = b
+    return out
+
+
 def main():
+    import sys
     seeds = {}
     for b in test_vectors() + built_vectors():
         if 0 < len(b) <= MAX_SEED:
             seeds[hashlib.sha1(b).hexdigest()[:16]] = b
-    for target in TARGETS:
+    targets = sys.argv[1:] or TARGETS
+    for target in targets:
         d = ROOT / "fuzz" / "corpus" / target
         d.mkdir(parents=True, exist_ok=True)
         for old in d.iterdir():
             old.unlink()
-        for name, b in sorted((stream_seeds(seeds) if target == "stream" else seeds).items()):
+        chosen = (stream_seeds(seeds) if target == "stream" else
+                  records_seeds(seeds) if target == "records" else seeds)
+        for name, b in sorted(chosen.items()):
             (d / name).write_bytes(b)
-    print("make_corpus: %d seeds for each of %s" % (len(seeds), ", ".join(TARGETS)))
+    print("make_corpus: %d seeds for each of %s" % (len(seeds), ", ".join(targets)))
 
 
 if __name__ == "__main__":

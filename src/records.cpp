@@ -459,7 +459,8 @@ void records_encoder::write_record_head(writer<buffer>& w, std::string_view shap
 
 namespace {
 
-/// Writes an integer, with 64..255 as uint8 (0xcc) so that it never reads as a record id.
+/// Writes an integer, with 64..255 as uint8 (0xcc) so that it never reads as a record id
+/// (whatever family it was read from: int8 0x54 is 84 too).
 template <class S>
 void write_record_int(writer<S>& w, value_ref x) {
   if (x.type() == type::uint) {
@@ -469,7 +470,11 @@ void write_record_int(writer<S>& w, value_ref x) {
     else
       w.write_unsigned(u);
   } else {
-    w.write_signed(x.as<std::int64_t>().value_or(0));
+    const std::int64_t i = x.as<std::int64_t>().value_or(0);
+    if (i >= 64 && i <= 255)
+      w.write_uint8(static_cast<std::uint8_t>(i));
+    else
+      w.write_signed(i);
   }
 }
 

@@ -229,6 +229,14 @@ TEST(records_encode, integers_64_to_255_as_uint8) {
             "97 3f cc 40 cc 7f cc 80 cc ff cd 01 00 ff");
 }
 
+TEST(records_encode, positive_integers_of_signed_formats_too) {
+  // int8 84 from a document: still written as cc 54, never as the id byte 0x54
+  auto doc = mpk::document::parse(hex("92 d0 54 d1 00 ff"));
+  ASSERT_TRUE(doc.has_value());
+  mpk::records_encoder enc;
+  EXPECT_EQ(to_hex(enc.encode(doc->root())->bytes()), "92 cc 54 cc ff");
+}
+
 TEST(records_encode, maps_with_other_keys_stay_maps) {
   mpk::records_encoder enc;
   EXPECT_EQ(encode(enc, mpk::value::map({{1, 2}, {"a", 3}})), "82 01 02 a1 61 03");
