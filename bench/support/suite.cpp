@@ -19,15 +19,16 @@ namespace mpk_bench {
 
 // --- cells -------------------------------------------------------------------------------
 
-void workload_table::add(const std::string& case_name, const std::string& impl,
-                         std::string verification, std::string note,
-                         std::function<void(benchmark::State&)> fn) {
+benchmark::internal::Benchmark* workload_table::add(const std::string& case_name,
+                                                    const std::string& impl,
+                                                    std::string verification, std::string note,
+                                                    std::function<void(benchmark::State&)> fn) {
   cell& c = cells_[{case_name, impl}];
   c.verification = std::move(verification);
   c.note = std::move(note);
   c.registered = true;
   const std::string name = id_ + "/" + case_name + "/" + impl;
-  benchmark::RegisterBenchmark(name.c_str(), std::move(fn));
+  return benchmark::RegisterBenchmark(name.c_str(), std::move(fn));
 }
 
 cell* workload_table::find(const std::string& case_name, const std::string& impl) {

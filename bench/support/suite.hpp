@@ -76,9 +76,11 @@ class workload_table {
   void add_fact(std::string line) { facts_.push_back(std::move(line)); }
 
   /// Registers the benchmark "<id>/<case>/<impl>" and its cell. `units` is the number of
-  /// units (fields, maps, ...) one iteration processes.
-  void add(const std::string& case_name, const std::string& impl, std::string verification,
-           std::string note, std::function<void(benchmark::State&)> fn);
+  /// units (fields, maps, ...) one iteration processes. Returns the Google Benchmark
+  /// registration (e.g. to set a shorter MinTime for --quick).
+  benchmark::internal::Benchmark* add(const std::string& case_name, const std::string& impl,
+                                      std::string verification, std::string note,
+                                      std::function<void(benchmark::State&)> fn);
 
   cell* find(const std::string& case_name, const std::string& impl);
   const std::vector<case_info>& cases() const noexcept { return cases_; }
