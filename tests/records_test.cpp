@@ -231,7 +231,8 @@ TEST(records_encode, integers_64_to_255_as_uint8) {
 
 TEST(records_encode, positive_integers_of_signed_formats_too) {
   // int8 84 from a document: still written as cc 54, never as the id byte 0x54
-  auto doc = mpk::document::parse(hex("92 d0 54 d1 00 ff"));
+  const auto in = hex("92 d0 54 d1 00 ff");
+  auto doc = mpk::document::parse(in);
   ASSERT_TRUE(doc.has_value());
   mpk::records_encoder enc;
   EXPECT_EQ(to_hex(enc.encode(doc->root())->bytes()), "92 cc 54 cc ff");

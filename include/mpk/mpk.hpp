@@ -11,6 +11,7 @@
 //   ext/timestamp.hpp  the timestamp extension (-1) and std::chrono conversions
 //   value.hpp          document + value_ref (arena DOM), value (owning tree)
 //   codec.hpp          pack / unpack of your types: MPK_MAP, MPK_ARRAY, codec<T>
+//   ext/records.hpp    msgpackr's record extension (ext 0x72), dynamic and typed
 //   stream.hpp         stream_decoder (messages in pieces), stream_writer, fd / FILE* loops
 //   json.hpp           MessagePack <-> JSON, plain and lossless
 #pragma once
@@ -25,6 +26,7 @@
 #include "ext/timestamp.hpp"
 #include "value.hpp"
 #include "codec.hpp"
+#include "ext/records.hpp"
 #include "stream.hpp"
 #include "json.hpp"
 // clang-format on
