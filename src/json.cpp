@@ -175,6 +175,73 @@ void append_special(std::string& out, F v) {
   }
 }
 
+/// The converter's output: a staging area on the stack, appended to the caller's string in
+/// blocks, so that each small piece of JSON is a few stores rather than a call.
+class text_out {
+ public:
+  explicit text_out(std::string& s) noexcept : s_(s) {}
+  ~text_out() { flush(); }
+  text_out(const text_out&) = delete;
+  text_out& operator=(const text_out&) = delete;
+
+  /// Room for `n` (<= capacity) bytes at the end; write them, then advance() past them.
+  char* room(std::size_t n) {
+    if (n > static_cast<std::size_t>(end_ - p_)) flush();
+    return p_;
+  }
+  void advance(char* q) noexcept { p_ = q; }
+  void put(char c) {
+    if (p_ == end_) flush();
+    *p_++ = c;
+  }
+  void put(std::string_view v) {
+    if (v.size() > static_cast<std::size_t>(end_ - p_)) {
+      flush();
+      if (v.size() > capacity / 2) {
+        s_.append(v);
+        return;
+      }
+    }
+    std::memcpy(p_, v.data(), v.size());
+    p_ += v.size();
+  }
+  text_out& operator+=(char c) {
+    put(c);
+    return *this;
+  }
+  text_out& operator+=(std::string_view v) {
+    put(v);
+    return *this;
+  }
+  /// The caller's string with everything written so far, for code that appends to it.
+  std::string& flushed() {
+    flush();
+    return s_;
+  }
+  /// The size of the caller's string, with what is staged.
+  std::size_t size() const noexcept { return s_.size() + static_cast<std::size_t>(p_ - buf_); }
+  static constexpr std::size_t capacity = 4096;
+
+ private:
+  void flush() {
+    s_.append(buf_, static_cast<std::size_t>(p_ - buf_));
+    p_ = buf_;
+  }
+  std::string& s_;
+  char buf_[capacity];
+  char* p_ = buf_;
+  char* const end_ = buf_ + capacity;
+};
+
+/// Bytes that a JSON string holds as they are, when every byte of a string is one of them:
+/// printable ASCII but '"' and '\\'.
+constexpr auto plain_ascii = [] {
+  std::array<bool, 256> t{};
+  for (unsigned c = 0x20; c < 0x80; ++c)
+    t[c] = c != '"' && c != '\\';
+  return t;
+}();
+
 enum class frame_kind : std::uint8_t {
   array,     // a JSON array
   object,    // a map as a JSON object: items alternate key, value
@@ -193,6 +260,11 @@ class converter {
  public:
   converter(reader& r, std::string& out, const to_json_options& o) : r_(r), out_(out), o_(o) {}
 
+  /// The '\n' after a value of JSON Lines.
+  void end_line() { out_ += '\n'; }
+  /// The size of the caller's string, with what is staged.
+  std::size_t size() const noexcept { return out_.size(); }
+
   result<void> run() {
     for (;;) {
       if (auto e = before_item()) return e;
@@ -207,10 +279,10 @@ class converter {
           out_ += r_.read<bool>() ? "true" : "false";
           break;
         case type::uint:
-          append_int(out_, r_.read<std::uint64_t>());
+          put_int(r_.read<std::uint64_t>());
           break;
         case type::sint:
-          append_int(out_, r_.read<std::int64_t>());
+          put_int(r_.read<std::int64_t>());
           break;
         case type::float32:
           if (auto e = write_float32(r_.read<float>(), at)) return e;
@@ -228,7 +300,7 @@ class converter {
           reader at_ext = r_;  // for the timestamp decoder, which reads the value again
           const ext_view x = r_.read_ext();
           if (r_.ok() && x.type == -1 &&
-              detail::append_timestamp_json(out_, at_ext, o_.lossless, pretty()))
+              detail::append_timestamp_json(out_.flushed(), at_ext, o_.lossless, pretty()))
             break;
           write_ext(x);
           break;
@@ -283,8 +355,8 @@ class converter {
   bool pretty() const noexcept { return o_.pretty && compact_ == 0; }
 
   void newline() {
-    out_ += '\n';
-    out_.append(2 * (stack_.size() - static_cast<std::size_t>(compact_)), ' ');
+    out_.flushed().append(1, '\n').append(2 * (stack_.size() - static_cast<std::size_t>(compact_)),
+                                          ' ');
   }
 
   /// Separators and the key of an object member, before the next item of the top frame.
@@ -314,7 +386,7 @@ class converter {
           // quotes and backslashes: unbounded, 81 input bytes could ask for 2^40 bytes of
           // JSON. Plain mode stops at a few levels; lossless mode ($map) has no such limit.
           if (compact_ >= max_key_nesting) return {errc::limit_exceeded, r_.position()};
-          stack_.push_back({frame_kind::key_text, 1, 0, out_.size()});
+          stack_.push_back({frame_kind::key_text, 1, 0, out_.flushed().size()});
           ++compact_;  // the key's JSON text is compact, whatever the options
         } else {
           out_ += pretty() ? ": " : ":";
@@ -369,10 +441,11 @@ class converter {
           --compact_;
           // A key whose JSON form is a string (a binary, a timestamp) is used as it is;
           // any other key becomes its JSON text, as a string.
-          if (out_[closed.start] != '"') {
-            const std::string text = out_.substr(closed.start);
-            out_.resize(closed.start);
-            append_json_string(out_, text);
+          std::string& o = out_.flushed();
+          if (o[closed.start] != '"') {
+            const std::string text = o.substr(closed.start);
+            o.resize(closed.start);
+            append_json_string(o, text);
           }
           // The object's key is done: continue with the object frame (loop), which counts it.
           break;
@@ -381,15 +454,59 @@ class converter {
     }
   }
 
+  template <class T>
+  void put_int(T v) {
+    char* q = out_.room(24);
+    out_.advance(std::to_chars(q, q + 24, v).ptr);
+  }
+
+  /// The shortest text that reads back as `d` (std::to_chars), with ".0" after an integral
+  /// one, so that it reads back as a float, not an integer.
+  void put_double(double d) {
+    char* const q = out_.room(40);
+    char* e = std::to_chars(q, q + 32, d).ptr;
+    // Only an integral value prints without a '.' (and without an exponent, when short).
+    constexpr double two53 = 9007199254740992.0;
+    const double a = std::fabs(d);
+    if (a >= two53 || static_cast<double>(static_cast<std::int64_t>(d)) == d) {
+      bool exponent = false;
+      for (const char* c = q; c != e; ++c)
+        exponent |= *c == 'e' || *c == '.';
+      if (!exponent) {
+        e[0] = '.';
+        e[1] = '0';
+        e += 2;
+      }
+    }
+    out_.advance(e);
+  }
+
+  /// Writes a short string of printable ASCII without '"' or '\\' as it is (copying while
+  /// checking); false, writing nothing, for any other string.
+  bool put_plain_string(std::string_view s) {
+    if (s.size() > 256) return false;
+    char* const q = out_.room(s.size() + 2);
+    char* o = q;
+    *o++ = '"';
+    bool plain = true;
+    for (const char c : s) {
+      plain &= plain_ascii[static_cast<unsigned char>(c)];
+      *o++ = c;
+    }
+    *o++ = '"';
+    if (plain) out_.advance(o);
+    return plain;
+  }
+
   error write_float64(double d, std::size_t at) {
     if (!r_.ok()) return r_.error();
     if (std::isfinite(d)) {
-      detail::append_double(out_, d);
+      put_double(d);
       return {};
     }
     if (!o_.lossless) return {errc::out_of_range, at};
     out_ += pretty() ? "{\"$float64\": " : "{\"$float64\":";
-    append_special<double, std::uint64_t>(out_, d);
+    append_special<double, std::uint64_t>(out_.flushed(), d);
     out_ += '}';
     return {};
   }
@@ -398,27 +515,28 @@ class converter {
     if (!r_.ok()) return r_.error();
     if (!o_.lossless) {
       if (!std::isfinite(f)) return {errc::out_of_range, at};
-      detail::append_float(out_, f);
+      detail::append_float(out_.flushed(), f);
       return {};
     }
     out_ += pretty() ? "{\"$float32\": " : "{\"$float32\":";
     if (std::isfinite(f))
-      detail::append_float(out_, f);
+      detail::append_float(out_.flushed(), f);
     else
-      append_special<float, std::uint32_t>(out_, f);
+      append_special<float, std::uint32_t>(out_.flushed(), f);
     out_ += '}';
     return {};
   }
 
   error write_str(std::string_view s, std::size_t at) {
     if (!r_.ok()) return r_.error();
+    if (put_plain_string(s)) return {};
     if (is_valid_utf8(s)) {
-      append_json_string(out_, s);
+      append_json_string(out_.flushed(), s);
       return {};
     }
     if (!o_.lossless) return {errc::invalid_utf8, at};
     out_ += pretty() ? "{\"$str\": \"" : "{\"$str\":\"";
-    append_base64(out_, std::as_bytes(std::span(s.data(), s.size())));
+    append_base64(out_.flushed(), std::as_bytes(std::span(s.data(), s.size())));
     out_ += "\"}";
     return {};
   }
@@ -427,7 +545,7 @@ class converter {
     if (!r_.ok()) return;
     if (o_.lossless) out_ += pretty() ? "{\"$bin\": " : "{\"$bin\":";
     out_ += '"';
-    append_base64(out_, b);
+    append_base64(out_.flushed(), b);
     out_ += '"';
     if (o_.lossless) out_ += '}';
   }
@@ -436,15 +554,15 @@ class converter {
     if (!r_.ok()) return;
     if (o_.lossless) {
       out_ += pretty() ? "{\"$ext\": [" : "{\"$ext\":[";
-      append_int(out_, int{x.type});
+      put_int(int{x.type});
       out_ += pretty() ? ", \"" : ",\"";
-      append_base64(out_, x.data);
+      append_base64(out_.flushed(), x.data);
       out_ += "\"]}";
     } else {
       out_ += pretty() ? "{\"type\": " : "{\"type\":";
-      append_int(out_, int{x.type});
+      put_int(int{x.type});
       out_ += pretty() ? ", \"data\": \"" : ",\"data\":\"";
-      append_base64(out_, x.data);
+      append_base64(out_.flushed(), x.data);
       out_ += "\"}";
     }
   }
@@ -467,7 +585,7 @@ class converter {
   }
 
   reader& r_;
-  std::string& out_;
+  text_out out_;
   const to_json_options& o_;
   std::vector<frame> stack_;
   int compact_ = 0;  // key_text frames open: keys that are not strings, nested
@@ -483,15 +601,27 @@ result<void> to_json(reader& r, std::string& out, const to_json_options& options
   return res;
 }
 
+result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_options& options,
+                                  std::size_t stop_after) {
+  // One converter (and one staging area) for every value.
+  const std::size_t start = out.size();
+  std::size_t values = 0;
+  converter c(r, out, options);
+  while (!r.at_end()) {
+    if (auto res = c.run(); !res) return res.error();
+    c.end_line();
+    ++values;
+    if (c.size() - start >= stop_after) break;
+  }
+  return values;
+}
+
 result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_options& options,
                             const limits& lim) {
   reader r(msgpack, lim);
   std::string out;
   out.reserve(msgpack.size() * 2);
-  while (!r.at_end()) {
-    if (auto res = to_json(r, out, options); !res) return res.error();
-    out += '\n';
-  }
+  if (auto res = to_json_lines(r, out, options); !res) return res.error();
   return out;
 }
 

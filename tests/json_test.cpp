@@ -227,6 +227,80 @@ TEST(ToJson, DepthIsBoundedWithoutRecursion) {
 
 // --- to_json, lossless mode ------------------------------------------------------------
 
+TEST(ToJsonLines, StopAfterAndResumeGiveTheSameText) {
+  mpk::buffer in;
+  mpk::writer w(in);
+  for (int i = 0; i < 3000; ++i) {
+    if (i % 3 == 0) w.write(i);
+    if (i % 3 == 1) w.write(std::string(static_cast<std::size_t>(i % 50), 'x') + "\"\n");
+    if (i % 3 == 2) {
+      w.begin_array(2);
+      w.write(i * 0.5);
+      w.write_nil();
+    }
+  }
+  const auto all = mpk::to_json(in.bytes());
+  ASSERT_TRUE(all);
+  mpk::reader r(in.bytes());
+  std::string joined, part;
+  std::size_t values = 0, calls = 0;
+  while (!r.at_end()) {
+    const auto n = mpk::to_json_lines(r, part, {}, 1000);
+    ASSERT_TRUE(n);
+    ASSERT_GE(*n, 1u);
+    // Stops after the value that reaches 1000 bytes: the one before did not.
+    EXPECT_TRUE(part.size() >= 1000 || r.at_end());
+    values += *n;
+    ++calls;
+    joined += part;
+    part.clear();
+  }
+  EXPECT_EQ(values, 3000u);
+  EXPECT_GT(calls, 10u);
+  EXPECT_EQ(joined, *all);
+  std::size_t lines = 0;
+  for (const char c : joined)
+    lines += c == '\n' ? 1 : 0;
+  EXPECT_EQ(lines, 3000u);
+}
+
+TEST(ToJsonLines, KeepsTheValuesBeforeAnError) {
+  const auto bytes = hex("01 a1 61 c1");
+  mpk::reader r(view(bytes));
+  std::string out = "before:";
+  const auto n = mpk::to_json_lines(r, out);
+  ASSERT_FALSE(n);
+  EXPECT_EQ(n.error(), (mpk::error{errc::invalid_marker, 3}));
+  EXPECT_EQ(out, "before:1\n\"a\"\n");
+}
+
+TEST(ToJson, OutputLongerThanTheStagingArea) {
+  // Strings and containers much longer than the converter's staging area, escapes across
+  // its edges, pretty mode: the same text as written piece by piece here.
+  mpk::buffer in;
+  mpk::writer w(in);
+  std::string s;
+  for (int i = 0; i < 20000; ++i)
+    s += static_cast<char>(i % 7 == 0 ? '"' : 'a' + i % 26);
+  w.begin_map(2);
+  w.write("s");
+  w.write(s);
+  w.write("a");
+  w.begin_array(3000);
+  for (int i = 0; i < 3000; ++i)
+    w.write("v" + std::to_string(i));
+  std::string escaped;
+  for (const char c : s)
+    escaped += c == '"' ? std::string("\\\"") : std::string(1, c);
+  std::string want = "{\n  \"s\": \"" + escaped + "\",\n  \"a\": [";
+  for (int i = 0; i < 3000; ++i)
+    want += std::string(i == 0 ? "" : ",") + "\n    \"v" + std::to_string(i) + "\"";
+  want += "\n  ]\n}\n";
+  const auto got = mpk::to_json(in.bytes(), {.pretty = true});
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, want);
+}
+
 TEST(ToJsonLossless, TaggedValues) {
   const mpk::to_json_options L{.lossless = true};
   EXPECT_EQ(json_of("ca 3f c0 00 00", L), "{\"$float32\":1.5}\n");

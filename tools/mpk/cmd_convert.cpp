@@ -23,7 +23,8 @@ int run_to_json(const to_json_args& a) {
   progress bar(in.size());
   std::string out;
   while (!r.at_end()) {
-    const auto res = mpk::to_json(r, out, options);
+    // About 1 MiB of JSON Lines at a time.
+    const auto res = mpk::to_json_lines(r, out, options, std::size_t{1} << 20);
     if (!res) {
       // What converted before the error is written, then the error.
       if (!write_out(out)) return exit_bad_input;
@@ -31,11 +32,8 @@ int run_to_json(const to_json_args& a) {
       report(res.error());
       return exit_bad_input;
     }
-    out += '\n';
-    if (out.size() >= (1u << 20)) {
-      if (!write_out(out)) return exit_bad_input;
-      out.clear();
-    }
+    if (!write_out(out)) return exit_bad_input;
+    out.clear();
     bar.update(r.position());
   }
   if (records_error) {
