@@ -12,6 +12,11 @@ foreach(_case IN LISTS _mpk_cli_cases)
 endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/golden)
 
+add_test(NAME cli.progress_line
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/progress_check.sh $<TARGET_FILE:mpk_tool>
+          ${CMAKE_CURRENT_BINARY_DIR}/cli/progress)
+set_tests_properties(cli.progress_line PROPERTIES LABELS cli)
+
 if(EXISTS /usr/bin/python3)
   add_test(NAME cli.w7_matches_msgpack_python
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/w7_check.sh $<TARGET_FILE:mpk_tool>

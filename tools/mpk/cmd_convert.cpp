@@ -51,7 +51,9 @@ int run_from_json(const from_json_args& a) {
     std::fprintf(stderr, "mpk: %s\n", why.c_str());
     return exit_bad_input;
   }
-  progress bar(in.size());  // one step: simdjson parses the whole input at once
+  // simdjson parses the whole input at once: the line shows 0% until the end.
+  progress bar(in.size());
+  bar.update(0);
   mpk::buffer out;
   const auto res =
       mpk::from_json(std::string_view(reinterpret_cast<const char*>(in.data()), in.size()), out,
