@@ -23,6 +23,7 @@ WORKLOADS = [  # id, name, title, unit shown; ops/s where the original benchmark
     ("W6", "lua_bench", "the lua-MessagePack bench (pack + unpack)", "ops"),
     ("W7", "documents", "the msgpackr / notepack documents", "ops"),
     ("W8", "build_matrix", "mpk under GCC and Clang, -O2 and -O3 -march=native", "ns"),
+    ("JSON", "json_conversion", "MessagePack to and from JSON text (C++)", "ns"),
 ]
 LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby"]
 # C and C++ share the first columns, in this order (then any other C/C++ implementation).
@@ -119,6 +120,10 @@ def fmt(v, unit):
     if v < 100:
         return "%.1f" % v
     return "{:,.0f}".format(v)
+
+
+def upper_first(s):
+    return s[:1].upper() + s[1:]
 
 
 def unit_label(rows, unit):
@@ -265,7 +270,7 @@ def markdown(rows, machine):
         for u, display, g in groups:
             if len(groups) > 1:
                 w("### Cells timed per %s\n\n" % u)
-            w("%s.\n\n" % unit_label(g, display).capitalize())
+            w("%s.\n\n" % upper_first(unit_label(g, display)))
             w(md_table(g, display))
             w("Verification of every cell (= same bytes as mpk; v decodes mpk's bytes to the same values, "
               "or a JSON / records round trip; ≠ different bytes, values right; ✗ wrong values or error):\n\n")
@@ -407,7 +412,7 @@ def html_report(rows, machine):
             label = unit_label(g, display)
             w("<p>%s%s. Each cell: the figure, then its verification (= same bytes as mpk, v same values, "
               "≠ different bytes, ✗ wrong values or error; hover for the details).</p>\n" % (
-                  "Cells timed per %s: " % u if len(groups) > 1 else "", e(label.capitalize())))
+                  "Cells timed per %s: " % u if len(groups) > 1 else "", e(upper_first(label))))
             w(chart_svg(g, display, "%s %s — %s" % (wid, name, label)))
             w("<table><tr><th>case" + "".join("<th>%s" % e(i) for i in impls) + "</tr>\n")
             for c in cases:

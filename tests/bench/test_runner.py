@@ -160,8 +160,9 @@ class CppTablesTest(unittest.TestCase):
         self.assertEqual(run.cpp_cell_id("w4/parse_8/nlohmann/repeats:5"), "deep_nesting/parse_8/nlohmann")
 
     def test_a_planned_cpp_cell_without_a_row_fails_the_run(self):
-        problems = run.check_run([row()], {"C++ (mpk_bench)": ["documents/encode_tiny/a", "documents/encode_tiny/mpk"]},
-                                 {"C++ (mpk_bench)": 0})
+        rows = [row(language="C++"), row(workload="json_conversion", case="to_json_w1", implementation="mpk", language="C++")]
+        plan = ["documents/encode_tiny/a", "documents/encode_tiny/mpk", "json/to_json_w1/mpk"]
+        problems = run.check_run(rows, {"C++ (mpk_bench)": plan}, {"C++ (mpk_bench)": 0})
         self.assertEqual(len(problems), 1)
         self.assertIn("raw/cpp.log", problems[0])
 
