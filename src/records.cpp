@@ -426,7 +426,7 @@ bool records_encoder::write_cached(writer<buffer>& w, const type_slot& s) {
 
 void records_encoder::write_record_head(writer<buffer>& w, std::string_view shape,
                                         std::size_t count) {
-  if (auto it = ids_.find(std::string(shape)); it != ids_.end()) {
+  if (auto it = ids_.find(shape); it != ids_.end()) {
     write_id(w, it->second);
     last_ = {it->second, slots_[it->second].generation};
     return;

@@ -204,6 +204,28 @@ struct peer_case {
   bool shared;
 };
 
+/// The files the peer wrote for one case, and a decoder for them.
+struct peer_files {
+  peer_case c;
+  std::vector<std::byte> rec;
+  std::vector<std::byte> plain;
+  std::optional<mpk::shared_structures> shared;
+
+  peer_files(const fs::path& dir, const peer_case& pc)
+      : c(pc),
+        rec(read_file(dir / (std::string(pc.name) + ".rec"))),
+        plain(read_file(dir / (std::string(pc.name) + ".plain"))) {
+    if (!pc.shared) return;
+    auto loaded =
+        mpk::shared_structures::load(read_file(dir / (std::string(pc.name) + ".structures")));
+    if (loaded && loaded->size() > 0) shared = std::move(*loaded);
+  }
+  mpk::records_decoder decoder() const {
+    return mpk::records_decoder(
+        {.mode = c.mode, .shared = shared ? &*shared : nullptr, .limits = mpk::limits::trusted()});
+  }
+};
+
 class records_from_msgpackr : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -241,19 +263,11 @@ TEST_F(records_from_msgpackr, documents_equal_the_plain_encoding) {
   expect_peer_ran();
   for (const peer_case& c : from_cases) {
     SCOPED_TRACE(c.name);
-    const auto rec = read_file(dir_->path / (std::string(c.name) + ".rec"));
-    const auto plain = read_file(dir_->path / (std::string(c.name) + ".plain"));
-    std::optional<mpk::shared_structures> shared;
-    if (c.shared) {
-      auto loaded = mpk::shared_structures::load(
-          read_file(dir_->path / (std::string(c.name) + ".structures")));
-      ASSERT_TRUE(loaded.has_value()) << loaded.error().to_string();
-      shared = std::move(*loaded);
-      EXPECT_GT(shared->size(), 0u);
-    }
-    mpk::records_decoder dec(
-        {.mode = c.mode, .shared = shared ? &*shared : nullptr, .limits = mpk::limits::trusted()});
-    const auto want = plain_messages(plain);
+    const peer_files f(dir_->path, c);
+    ASSERT_TRUE(!c.shared || f.shared) << "the structures do not load";
+    mpk::records_decoder dec = f.decoder();
+    const auto& rec = f.rec;
+    const auto want = plain_messages(f.plain);
     std::size_t at = 0;
     std::size_t i = 0;
     bool saw_record_bytes = false;
@@ -281,15 +295,11 @@ TEST_F(records_from_msgpackr, typed_structs_equal_the_plain_encoding) {
   expect_peer_ran();
   for (const peer_case& c : from_cases) {
     SCOPED_TRACE(c.name);
-    const auto rec = read_file(dir_->path / (std::string(c.name) + ".rec"));
-    const auto plain = read_file(dir_->path / (std::string(c.name) + ".plain"));
-    std::optional<mpk::shared_structures> shared;
-    if (c.shared)
-      shared = *mpk::shared_structures::load(
-          read_file(dir_->path / (std::string(c.name) + ".structures")));
-    mpk::records_decoder dec(
-        {.mode = c.mode, .shared = shared ? &*shared : nullptr, .limits = mpk::limits::trusted()});
-    const auto want = plain_messages(plain);
+    const peer_files f(dir_->path, c);
+    ASSERT_TRUE(!c.shared || f.shared) << "the structures do not load";
+    mpk::records_decoder dec = f.decoder();
+    const auto& rec = f.rec;
+    const auto want = plain_messages(f.plain);
     if (want.size() == 1) {
       // One message holding all (an array): its element 0 through mpk::value's codec (the
       // expanded fallback), element 1 straight into structs, the rest skipped.

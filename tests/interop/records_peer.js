@@ -124,29 +124,25 @@ function check(mode, recordsFile, plainFile, structuresFile) {
   const rec = fs.readFileSync(recordsFile);
   const plain = fs.readFileSync(plainFile);
   let got;
-  if (mode === 'message') {
-    // One Unpackr, message after message: each carries its own definitions.
-    const u = new msgpackr.Unpackr({useRecords: true});
-    got = [];
-    let at = 0;
-    while (at < rec.length) {
+  // One Unpackr, message after message (mpk's side file gives where each ends).
+  const eachMessage = u => {
+    const out = [];
+    for (let at = 0; at < rec.length;) {
       const end = nextEnd(rec, at);
-      got.push(u.unpack(rec.subarray(at, end)));
+      out.push(u.unpack(rec.subarray(at, end)));
       at = end;
     }
+    return out;
+  };
+  if (mode === 'message') {
+    got = eachMessage(new msgpackr.Unpackr({useRecords: true}));  // each has its definitions
   } else if (mode === 'sequential') {
     got = new msgpackr.Unpackr({sequential: true}).unpackMultiple(rec);
   } else if (mode === 'shared' || mode === 'shared-get') {
     const structures = msgpackr.unpack(fs.readFileSync(structuresFile));
     const u = mode === 'shared' ? new msgpackr.Unpackr({structures})
                                 : new msgpackr.Unpackr({getStructures: () => structures});
-    got = [];
-    let at = 0;
-    while (at < rec.length) {
-      const end = nextEnd(rec, at);
-      got.push(u.unpack(rec.subarray(at, end)));
-      at = end;
-    }
+    got = eachMessage(u);
   } else {
     throw new Error('unknown mode ' + mode);
   }

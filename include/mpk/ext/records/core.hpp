@@ -21,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -332,14 +333,20 @@ class records_encoder {
     std::uint64_t generation = 0;
   };
   void write_id(writer<buffer>& w, std::size_t index);
-  std::size_t own_index(std::size_t k) const noexcept;
 
+  struct shape_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
   records_options options_;
-  std::unordered_map<std::string, std::uint32_t> ids_;  // shape -> index
-  std::vector<slot> slots_;                             // by index
-  std::size_t own_first_ = 0;                           // first own index
-  std::size_t own_count_ = 0;                           // own indexes available
-  std::size_t own_next_ = 0;                            // next own slot to use (0..count)
+  // the index of each shape (its keys as minimal str, concatenated)
+  std::unordered_map<std::string, std::uint32_t, shape_hash, std::equal_to<>> ids_;
+  std::vector<slot> slots_;    // by index
+  std::size_t own_first_ = 0;  // first own index
+  std::size_t own_count_ = 0;  // own indexes available
+  std::size_t own_next_ = 0;   // next own slot to use (0..count)
   std::uint64_t generation_ = 1;
   std::vector<type_slot> type_cache_;
   type_slot last_{};
