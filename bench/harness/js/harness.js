@@ -262,6 +262,31 @@ const SINK = `let out = Buffer.allocUnsafe(65536), pos = 0;
   }, bytes() { return out.subarray(0, pos); } };`;
 const makeSink = () => new Function(SINK); // eslint-disable-line no-new-func
 
+// W7 stream through a library's Node stream classes (they deliver synchronously): messages
+// written to an encoding stream whose chunks go to one growing buffer; the bytes written to a
+// decoding stream in 64 KiB chunks, each message handed to `cb`.
+function nodeStreams(makeEncoder, makeDecoder) {
+  const newSink = makeSink(); // compiled once per implementation
+  return {
+    encodeStream: (msg, count) => {
+      const sink = newSink();
+      const s = makeEncoder();
+      s.on('data', sink.write);
+      for (let k = 0; k < count; k++) s.write(msg);
+      s.end();
+      return sink.bytes();
+    },
+    decodeStream: (buf, cb) => {
+      let n = 0;
+      const s = makeDecoder();
+      s.on('data', (v) => { cb(v); n++; });
+      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
+      s.end();
+      return n;
+    },
+  };
+}
+
 // name -> { version, encode(v) -> bytes, decode(buf), each(buf, cb) -> count (null: no
 // multi-value decoder), encodeStream(msg, count) / decodeStream(buf) -> count: W7 stream }
 const IMPLS = {
@@ -271,22 +296,7 @@ const IMPLS = {
     each: new Function('unpackr', 'return (b, cb) => { let n = 0; unpackr.unpackMultiple(b, (v) => { cb(v); n++; }); return n; };')(unpackr), // eslint-disable-line no-new-func
     copyBinaries: (b, cb) => { let n = 0; unpackrCopy.unpackMultiple(b, (v) => { cb(v); n++; }); return n; },
     streamApi: 'PackrStream / UnpackrStream',
-    encodeStream: (msg, count) => {
-      const sink = makeSink()();
-      const s = new msgpackr.PackrStream({ useRecords: false });
-      s.on('data', sink.write);
-      for (let k = 0; k < count; k++) s.write(msg);
-      s.end();
-      return sink.bytes();
-    },
-    decodeStream: (buf, cb) => {
-      let n = 0;
-      const s = new msgpackr.UnpackrStream({ useRecords: false });
-      s.on('data', (v) => { cb(v); n++; });
-      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
-      s.end();
-      return n;
-    },
+    ...nodeStreams(() => new msgpackr.PackrStream({ useRecords: false }), () => new msgpackr.UnpackrStream({ useRecords: false })),
   },
   '@msgpack/msgpack': {
     version: () => '@msgpack/msgpack ' + versionOf('@msgpack/msgpack'),
@@ -308,44 +318,14 @@ const IMPLS = {
     encode: (v) => lite.encode(v), decode: (b) => lite.decode(b),
     each: (b, cb) => { let n = 0; const d = new lite.Decoder(); d.on('data', (v) => { cb(v); n++; }); d.decode(b); return n; },
     streamApi: 'createEncodeStream / createDecodeStream',
-    encodeStream: (msg, count) => {
-      const sink = makeSink()();
-      const s = lite.createEncodeStream();
-      s.on('data', sink.write);
-      for (let k = 0; k < count; k++) s.write(msg);
-      s.end();
-      return sink.bytes();
-    },
-    decodeStream: (buf, cb) => {
-      let n = 0;
-      const s = lite.createDecodeStream();
-      s.on('data', (v) => { cb(v); n++; });
-      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
-      s.end();
-      return n;
-    },
+    ...nodeStreams(() => lite.createEncodeStream(), () => lite.createDecodeStream()),
   },
   msgpack5: {
     version: () => 'msgpack5 ' + versionOf('msgpack5'),
     encode: (v) => msgpack5.encode(v).slice(), decode: (b) => msgpack5.decode(b),
     each: (b, cb) => { let n = 0; const bl = new BufferList(b); while (bl.length > 0) { cb(msgpack5.decode(bl)); n++; } return n; },
     streamApi: 'encoder() / decoder() streams',
-    encodeStream: (msg, count) => {
-      const sink = makeSink()();
-      const s = msgpack5.encoder();
-      s.on('data', sink.write);
-      for (let k = 0; k < count; k++) s.write(msg);
-      s.end();
-      return sink.bytes();
-    },
-    decodeStream: (buf, cb) => {
-      let n = 0;
-      const s = msgpack5.decoder();
-      s.on('data', (v) => { cb(v); n++; });
-      for (let p = 0; p < buf.length; p += STREAM_CHUNK) s.write(buf.subarray(p, p + STREAM_CHUNK));
-      s.end();
-      return n;
-    },
+    ...nodeStreams(() => msgpack5.encoder(), () => msgpack5.decoder()),
   },
 };
 for (const m of Object.values(IMPLS)) {
