@@ -21,6 +21,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "data/flat_maps.hpp"
@@ -40,8 +41,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(record, k00, k01, k02, k03, k04, k05, k06, k0
                                    k11, k12, k13, k14, k15)
 
 struct cxx_record : record {
-  MSGPACK_DEFINE_MAP(k00, k01, k02, k03, k04, k05, k06, k07, k08, k09, k10, k11, k12, k13, k14,
-                     k15)
+  MSGPACK_DEFINE_MAP(k00, k01, k02, k03, k04, k05, k06, k07, k08, k09, k10, k11, k12, k13, k14, k15)
 };
 
 }  // namespace mpk_bench::flat_maps
@@ -611,6 +611,11 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
               "each map into the library's dynamic type, then every entry visited"});
 
   const std::string unit = "map";
+  // --quick: 0.01 s per cell instead of the run's 0.05 s (many cells; a smoke test).
+  const auto add = [&t, &cfg](auto&&... a) {
+    benchmark::internal::Benchmark* b = t.add(std::forward<decltype(a)>(a)...);
+    if (cfg.quick) b->MinTime(0.01);
+  };
   const std::string values_ok =
       "same values (reads mpk's, msgpack-cxx's, msgpack-c's and "
       "nlohmann's bytes back to the data)";
@@ -629,40 +634,40 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
           });
     };
   };
-  t.add("write", "mpk", "reference bytes",
-        "mpk::buffer preallocated, clear() each pass; "
-        "mpk::pack(struct, writer) per map",
-        write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
-                   [ctx](mpk::buffer& b) { return mpk_write(b, ctx->maps); },
-                   [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
-  t.add("write", "msgpack-cxx", cxx_verdict,
-        "msgpack::sbuffer preallocated, clear() each pass; packer.pack(struct) per map",
-        write_cell([](std::size_t cap) { return std::make_unique<msgpack::sbuffer>(cap); },
-                   [ctx](msgpack::sbuffer& b) {
-                     cxx_write(b, ctx->cxx_maps);
-                     return true;
-                   },
-                   [](const msgpack::sbuffer& b) { return view(b); }, ctx->cxx_digest));
-  t.add("write", "msgpack-c", c_verdict,
-        "msgpack_sbuffer preallocated, cleared each pass; msgpack_pack_map, then "
-        "msgpack_pack_str + body / _int64 / _double / _true / _false per entry",
-        write_cell([](std::size_t cap) { return std::make_unique<mc::output>(cap); },
-                   [ctx](mc::output& b) { return c_write(b, ctx->maps); },
-                   [](const mc::output& b) { return b.bytes(); }, ctx->c_digest));
-  t.add("write", "nlohmann", nl_verdict,
-        "std::vector<uint8_t> preallocated, cleared each pass; json j = struct; "
-        "json::to_msgpack(j, vector) per map",
-        write_cell(
-            [](std::size_t cap) {
-              auto v = std::make_unique<std::vector<std::uint8_t>>();
-              v->reserve(cap);
-              return v;
-            },
-            [ctx](std::vector<std::uint8_t>& b) {
-              nl_write(b, ctx->maps);
-              return true;
-            },
-            [](const std::vector<std::uint8_t>& b) { return nl::bytes(b); }, ctx->nl_digest));
+  add("write", "mpk", "reference bytes",
+      "mpk::buffer preallocated, clear() each pass; "
+      "mpk::pack(struct, writer) per map",
+      write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
+                 [ctx](mpk::buffer& b) { return mpk_write(b, ctx->maps); },
+                 [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
+  add("write", "msgpack-cxx", cxx_verdict,
+      "msgpack::sbuffer preallocated, clear() each pass; packer.pack(struct) per map",
+      write_cell([](std::size_t cap) { return std::make_unique<msgpack::sbuffer>(cap); },
+                 [ctx](msgpack::sbuffer& b) {
+                   cxx_write(b, ctx->cxx_maps);
+                   return true;
+                 },
+                 [](const msgpack::sbuffer& b) { return view(b); }, ctx->cxx_digest));
+  add("write", "msgpack-c", c_verdict,
+      "msgpack_sbuffer preallocated, cleared each pass; msgpack_pack_map, then "
+      "msgpack_pack_str + body / _int64 / _double / _true / _false per entry",
+      write_cell([](std::size_t cap) { return std::make_unique<mc::output>(cap); },
+                 [ctx](mc::output& b) { return c_write(b, ctx->maps); },
+                 [](const mc::output& b) { return b.bytes(); }, ctx->c_digest));
+  add("write", "nlohmann", nl_verdict,
+      "std::vector<uint8_t> preallocated, cleared each pass; json j = struct; "
+      "json::to_msgpack(j, vector) per map",
+      write_cell(
+          [](std::size_t cap) {
+            auto v = std::make_unique<std::vector<std::uint8_t>>();
+            v->reserve(cap);
+            return v;
+          },
+          [ctx](std::vector<std::uint8_t>& b) {
+            nl_write(b, ctx->maps);
+            return true;
+          },
+          [](const std::vector<std::uint8_t>& b) { return nl::bytes(b); }, ctx->nl_digest));
 
   auto typed_cell = [ctx, unit](auto read) {
     return [=](benchmark::State& st) {
@@ -680,22 +685,20 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
           [&](std::uint64_t last) { return verify::check_sum(last, ctx->typed_sum); });
     };
   };
-  t.add(
-      "read_typed", "mpk", values_ok, "mpk::unpack(reader, struct) per map",
+  add("read_typed", "mpk", values_ok, "mpk::unpack(reader, struct) per map",
       typed_cell([](bytes_view b, std::size_t m, auto got) { return mpk_read_typed(b, m, got); }));
-  t.add(
-      "read_typed", "msgpack-cxx", values_ok,
+  add("read_typed", "msgpack-cxx", values_ok,
       "msgpack::unpack(zone, ...) per map (zone.clear() before each), then "
       "object.convert(struct)",
       typed_cell([](bytes_view b, std::size_t m, auto got) { return cxx_read_typed(b, m, got); }));
-  t.add("read_typed", "msgpack-c", values_ok,
-        "msgpack_unpack into a reused zone per map, then each key matched by its text into "
-        "the struct member of its type (hand-written: msgpack-c has no mapping)",
-        typed_cell([](bytes_view b, std::size_t m, auto got) { return c_read_typed(b, m, got); }));
-  t.add("read_typed", "nlohmann", values_ok,
-        "json::from_msgpack per map (through a byte-counting iterator to find where it ends), "
-        "then json.get_to(struct)",
-        typed_cell([](bytes_view b, std::size_t m, auto got) { return nl_read_typed(b, m, got); }));
+  add("read_typed", "msgpack-c", values_ok,
+      "msgpack_unpack into a reused zone per map, then each key matched by its text into "
+      "the struct member of its type (hand-written: msgpack-c has no mapping)",
+      typed_cell([](bytes_view b, std::size_t m, auto got) { return c_read_typed(b, m, got); }));
+  add("read_typed", "nlohmann", values_ok,
+      "json::from_msgpack per map (through a byte-counting iterator to find where it ends), "
+      "then json.get_to(struct)",
+      typed_cell([](bytes_view b, std::size_t m, auto got) { return nl_read_typed(b, m, got); }));
 
   auto dynamic_cell = [ctx, unit](auto read) {
     return [=](benchmark::State& st) {
@@ -709,22 +712,19 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
           [&](std::uint64_t last) { return verify::check_sum(last, ctx->dynamic_sum); });
     };
   };
-  t.add(
-      "read_dynamic", "mpk", values_ok,
+  add("read_dynamic", "mpk", values_ok,
       "mpk::document::parse_into per map (arena reused, strings zero-copy), then "
       "root().entries() with as<T>() per value",
       dynamic_cell([](bytes_view b, std::size_t m, auto& c) { return mpk_read_dynamic(b, m, c); }));
-  t.add(
-      "read_dynamic", "msgpack-cxx", values_ok,
+  add("read_dynamic", "msgpack-cxx", values_ok,
       "msgpack::unpack(zone, ...) per map into msgpack::object (strings copied into the "
       "zone), then its map entries",
       dynamic_cell([](bytes_view b, std::size_t m, auto& c) { return cxx_read_dynamic(b, m, c); }));
-  t.add("read_dynamic", "msgpack-c", values_ok,
-        "msgpack_unpack per map into msgpack_object (zone reused, strings zero-copy), then "
-        "its map entries",
-        dynamic_cell([](bytes_view b, std::size_t m, auto& c) { return c_read_dynamic(b, m, c); }));
-  t.add(
-      "read_dynamic", "nlohmann", values_ok,
+  add("read_dynamic", "msgpack-c", values_ok,
+      "msgpack_unpack per map into msgpack_object (zone reused, strings zero-copy), then "
+      "its map entries",
+      dynamic_cell([](bytes_view b, std::size_t m, auto& c) { return c_read_dynamic(b, m, c); }));
+  add("read_dynamic", "nlohmann", values_ok,
       "json::from_msgpack per map into a json object (std::map, strings copied), then its "
       "items",
       dynamic_cell([](bytes_view b, std::size_t m, auto& c) { return nl_read_dynamic(b, m, c); }));

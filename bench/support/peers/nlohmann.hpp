@@ -99,4 +99,19 @@ inline bool read_next(std::span<const std::byte> in, std::size_t& offset, json& 
   return true;
 }
 
+/// Runs json::sax_parse (MessagePack) on the value at `offset` in `in`, with `sax` (a class
+/// with the callbacks of nlohmann::json_sax<json>), and advances `offset` past it. Returns
+/// false when the bytes are invalid or truncated or a callback returned false.
+template <class Sax>
+bool sax_next(std::span<const std::byte> in, std::size_t& offset, Sax& sax) {
+  const auto* base = reinterpret_cast<const std::uint8_t*>(in.data());
+  std::size_t consumed = 0;
+  counting_iterator first{base + offset, &consumed};
+  counting_iterator last{base + in.size(), &consumed};
+  if (!json::sax_parse(first, last, &sax, json::input_format_t::msgpack, /*strict=*/false))
+    return false;
+  offset += consumed;
+  return true;
+}
+
 }  // namespace mpk_bench::peers::nlohmann_msgpack
