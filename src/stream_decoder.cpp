@@ -28,7 +28,9 @@ limits unit_limits(const stream_options& o) noexcept {
 }  // namespace
 
 stream_decoder::stream_decoder(stream_options options) noexcept
-    : options_(options), item_limits_(unit_limits(options)) {}
+    : options_(options),
+      item_limits_(unit_limits(options)),
+      rd_(std::span<const std::byte>(), item_limits_, options.utf8) {}
 
 stream_decoder::stream_decoder(stream_decoder&& other) noexcept
     : options_(other.options_),
@@ -39,6 +41,7 @@ stream_decoder::stream_decoder(stream_decoder&& other) noexcept
       end_(other.end_),
       room_(other.room_),
       base_(other.base_),
+      rd_(std::span<const std::byte>(), other.item_limits_, other.options_.utf8),
       scanning_(other.scanning_),
       scan_(other.scan_),
       owed_(other.owed_),
@@ -73,11 +76,13 @@ void stream_decoder::reset() noexcept {
   container_ = mpk::type::invalid;
   items_left_ = 0;
   err_ = {};
+  plain_ = false;
   messages_ = 0;
   scanned_ = 0;
 }
 
 void stream_decoder::shift(std::size_t n) noexcept {
+  plain_ = false;  // rd_ reads the old place
   base_ += n;
   begin_ -= n;
   end_ -= n;
@@ -121,6 +126,7 @@ result<void> stream_decoder::feed(std::span<const std::byte> bytes) noexcept {
   std::memcpy(buf_ + end_, bytes.data(), bytes.size());
   end_ += bytes.size();
   room_ = 0;
+  plain_ = false;  // rd_ does not see the new bytes
   return {};
 }
 
@@ -146,6 +152,7 @@ result<std::size_t> stream_decoder::read_from(stream_source& source, std::size_t
   if (!n) {
     room_ = 0;
     if (!err_) err_ = {n.error().code, bytes_fed()};
+    plain_ = false;
     return err_;
   }
   commit(*n);
@@ -221,6 +228,7 @@ bool stream_decoder::push_owed(std::uint32_t depth, std::size_t owed) noexcept {
 std::size_t stream_decoder::scan() noexcept {
   if (!scanning_) {
     scanning_ = true;
+    plain_ = false;
     scan_ = begin_;
     owed_ = container_ == mpk::type::map ? 2 : 1;
     depth_ = 0;

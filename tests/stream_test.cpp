@@ -318,6 +318,54 @@ TEST(StreamDecoder, DocumentOutputEqualsParseAtEverySplitPoint) {
   }
 }
 
+TEST(StreamDecoder, RawTypedAndDocumentOutputsMixOnOneStream) {
+  // 1, [2, "x"], 3, "four", 5 ... taken alternately as raw bytes, typed and as a document,
+  // in chunks that cut messages.
+  const bytes input = hex("01 92 02 a1 78 03 a4 66 6f 75 72 05 92 06 a1 79 07");
+  for (std::size_t chunk = 1; chunk <= input.size(); ++chunk) {
+    mpk::stream_decoder dec;
+    mpk::document doc;
+    std::vector<std::string> got;
+    int step = 0;
+    for (std::size_t at = 0; at < input.size(); at += chunk) {
+      ASSERT_TRUE(dec.feed(view(input).subspan(at, std::min(chunk, input.size() - at))));
+      for (bool more = true; more;) {
+        switch (step % 3) {
+          case 0: {
+            auto m = dec.next();
+            ASSERT_TRUE(m.has_value());
+            more = !m->empty();
+            if (more) got.push_back("raw " + mpk_test::to_hex(*m));
+            break;
+          }
+          case 1: {
+            std::tuple<int, std::string> pair;
+            int x = 0;
+            auto r = (step % 2) ? dec.next(pair) : dec.next(x);
+            ASSERT_TRUE(r.has_value()) << r.error().to_string();
+            more = *r;
+            if (more)
+              got.push_back((step % 2)
+                                ? "pair " + std::to_string(std::get<0>(pair)) + std::get<1>(pair)
+                                : "int " + std::to_string(x));
+            break;
+          }
+          default: {
+            auto r = dec.next(doc);
+            ASSERT_TRUE(r.has_value()) << r.error().to_string();
+            more = *r;
+            if (more) got.push_back("doc " + mpk_test::to_hex(doc.root().raw()));
+          }
+        }
+        if (more) ++step;
+      }
+    }
+    const std::vector<std::string> expected = {
+        "raw 01", "pair 2x", "doc 03", "raw a4 66 6f 75 72", "int 5", "doc 92 06 a1 79", "raw 07"};
+    EXPECT_EQ(got, expected) << "chunks of " << chunk;
+  }
+}
+
 TEST(StreamDecoder, MaxBufferSize) {
   mpk::stream_decoder dec({.max_buffer_size = 16});
   const bytes eight = hex("01 02 03 04 05 06 07 08");
