@@ -147,6 +147,8 @@ def reference_case(workload, case):
     for prefix in ("serialize_", "encode_", "write_"):
         if case.startswith(prefix):
             return case[len(prefix):]
+    if case.endswith("_write"):  # W2: <data>_write
+        return case[:-len("_write")]
     return case
 
 

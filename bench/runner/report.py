@@ -8,6 +8,7 @@ import io
 import json
 import math
 import os
+import re
 import statistics
 
 from resultformat import read_rows
@@ -139,19 +140,24 @@ CASE_VARIANTS = ("_view", "_novalidate", "_copy", "_unchecked", "_checked")
 
 
 def case_order(rows):
-    """Cases in first-seen order, each variant (read_x_view, read_x_novalidate...) right after
-    its base case even when the harness that has the variant runs later."""
+    """Cases in first-seen order, each variant right after its kind, even when the harness
+    that has the variant runs later: read_x_view after read_x, and the cells of one W2 datum
+    (ascii_8_write, ascii_8_read_view, ascii_8_read_copy...) together."""
     cases = ordered(r["case"] for r in rows)
+    index = {c: k for k, c in enumerate(cases)}
 
     def family(c):
+        m = re.match(r"^(.+?)_(write|read)(_|$)", c)
+        if m:
+            return m.group(1) + "_"
         for suffix in CASE_VARIANTS:
-            if c.endswith(suffix) and c[:-len(suffix)] in cases:
+            if c.endswith(suffix) and c[:-len(suffix)] in index:
                 return c[:-len(suffix)]
         return c
     first = {}
-    for k, c in enumerate(cases):
-        first.setdefault(family(c), k)
-    return sorted(cases, key=lambda c: (first[family(c)], c != family(c)))
+    for c in cases:
+        first.setdefault(family(c), index[c])
+    return sorted(cases, key=lambda c: (first[family(c)], c != family(c), index[c]))
 
 
 def table(rows, unit):

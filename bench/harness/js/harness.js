@@ -406,7 +406,7 @@ function cells(refDir, quick) {
     const data = lazy(() => new Array(count).fill(payload));
     const text = typeof payload === 'string';
     for (const [name, impl] of Object.entries(IMPLS)) {
-      add('strings_binary', 'write_' + dname, name, 'value', count, () => impl.writeAll(data()),
+      add('strings_binary', dname + '_write', name, 'value', count, () => impl.writeAll(data()),
         encodeCheck(r, data, () => impl.writeAll(data()), multi(impl)));
       if (!impl.each) continue;
       const readCheck = (each, how) => () => {
@@ -416,18 +416,18 @@ function cells(refDir, quick) {
           : ['wrong_values', `decodes mpk's bytes to other values (${n} values)`, null];
       };
       if (text) {
-        add('strings_binary', 'read_' + dname, name, 'value', count, () => impl.each(r(), ignore),
+        add('strings_binary', dname + '_read_copy', name, 'value', count, () => impl.each(r(), ignore),
           readCheck(impl.each, 'into JS strings; it ' + utf8Policy(impl)));
       } else if (binaryIsView(impl)) {
         // Zero-copy: binaries are views into the input. Labelled, and measured copying too.
-        add('strings_binary', `read_${dname}_view`, name, 'value', count, () => impl.each(r(), ignore),
+        add('strings_binary', dname + '_read_view', name, 'value', count, () => impl.each(r(), ignore),
           readCheck(impl.each, 'zero-copy: each binary is a view into the input'));
         const copying = impl.copyBinaries
           || ((b, cb) => impl.each(b, (v) => cb(Uint8Array.prototype.slice.call(v))));
-        add('strings_binary', 'read_' + dname, name, 'value', count, () => copying(r(), ignore),
+        add('strings_binary', dname + '_read_copy', name, 'value', count, () => copying(r(), ignore),
           readCheck(copying, impl.copyBinaries ? 'copied by the library (copyBuffers)' : 'each view copied into a new Uint8Array'));
       } else {
-        add('strings_binary', 'read_' + dname, name, 'value', count, () => impl.each(r(), ignore),
+        add('strings_binary', dname + '_read_copy', name, 'value', count, () => impl.each(r(), ignore),
           readCheck(impl.each, 'each binary a copy'));
       }
     }
@@ -461,14 +461,14 @@ function cells(refDir, quick) {
     for (const [impl, m] of Object.entries(IMPLS)) {
       add('deep_nesting', 'build_' + n, impl, 'structure', 1, () => m.encode(value()),
         encodeCheck(r, value, () => m.encode(value()), m.decode));
-      add('deep_nesting', 'parse_' + n, impl, 'structure', 1, () => m.decode(r()), decodeCheck(r, value, m.decode));
+      add('deep_nesting', 'dom_' + n, impl, 'structure', 1, () => m.decode(r()), decodeCheck(r, value, m.decode));
     }
     const text = lazy(() => JSON.stringify(value()));
     const jsonVerify = () => (same(JSON.parse(text()), value())
       ? ['same_values', 'JSON text (no MessagePack bytes to compare); round trip gives the same values', Buffer.byteLength(text())]
       : ['wrong_values', 'JSON round trip changes the values', null]);
     add('deep_nesting', 'build_' + n, JSON_IMPL, 'structure', 1, () => JSON.stringify(value()), jsonVerify);
-    add('deep_nesting', 'parse_' + n, JSON_IMPL, 'structure', 1, () => JSON.parse(text()), jsonVerify);
+    add('deep_nesting', 'dom_' + n, JSON_IMPL, 'structure', 1, () => JSON.parse(text()), jsonVerify);
   }
 
   const w6 = lazy(luaBench);

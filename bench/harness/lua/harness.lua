@@ -276,9 +276,9 @@ local function cells(ref_dir, quick)
     local data = lazy(function() local t = {} for k = 1, d.count do t[k] = d.payload end return t end)
     local enc = d.binary and function() return as_binary(function() return stream_pack(data()) end) end
       or function() return stream_pack(data()) end
-    add('strings_binary', 'write_' .. name, 'value', d.count, enc, encode_check(r, data, enc, stream_unpack))
+    add('strings_binary', name .. '_write', 'value', d.count, enc, encode_check(r, data, enc, stream_unpack))
     local how = d.binary and 'binaries come back as Lua strings' or 'Lua strings are bytes: no UTF-8 check'
-    add('strings_binary', 'read_' .. name, 'value', d.count, function() return stream_each(r()) end, function()
+    add('strings_binary', name .. '_read_copy', 'value', d.count, function() return stream_each(r()) end, function()
       local n, ok = stream_each(r(), d.payload)
       if ok and n == d.count then return 'same_values', "decodes mpk's bytes to the same values (" .. how .. ')' end
       return 'wrong_values', "decodes mpk's bytes to other values (" .. n .. ' values)'
@@ -290,7 +290,7 @@ local function cells(ref_dir, quick)
     local r, value = ref('deep_nesting', 'nest_' .. n), lazy(function() return nest(n) end)
     add('deep_nesting', 'build_' .. n, 'structure', 1, function() return mp.pack(value()) end,
         encode_check(r, value, function() return mp.pack(value()) end, mp.unpack))
-    add('deep_nesting', 'parse_' .. n, 'structure', 1, function() return mp.unpack(r()) end,
+    add('deep_nesting', 'dom_' .. n, 'structure', 1, function() return mp.unpack(r()) end,
         decode_check(r, value, mp.unpack))
   end
 

@@ -359,7 +359,7 @@ def cells(ref_dir, quick):
         w2_values = [payload] * count
         enc = lambda v=w2_values: stream_pack(v)  # noqa: E731
         is_text = isinstance(payload, str)
-        out.append((Cell("strings_binary", "write_" + name, "msgpack-python", "value", count, enc,
+        out.append((Cell("strings_binary", name + "_write", "msgpack-python", "value", count, enc,
                          encode_check(lambda v=w2_values: v, enc, stream_unpack)), r))
 
         def read_verify(state, payload=payload, count=count, text=is_text, raw=False):
@@ -369,10 +369,10 @@ def cells(ref_dir, quick):
                        "into str, UTF-8 validated" if text else "into bytes (a copy)")
                 return "same_values", "decodes mpk's bytes to the same values (%s)" % how, None
             return "wrong_values", "decodes mpk's bytes to other values", None
-        out.append((Cell("strings_binary", "read_" + name, "msgpack-python", "value", count,
+        out.append((Cell("strings_binary", name + ("_read_copy_utf8" if is_text else "_read_copy"), "msgpack-python", "value", count,
                          lambda r=r: stream_consume(r()), read_verify), r))
         if is_text:  # raw=True: str payloads as bytes, not validated
-            out.append((Cell("strings_binary", "read_%s_novalidate" % name, "msgpack-python", "value", count,
+            out.append((Cell("strings_binary", name + "_read_copy", "msgpack-python", "value", count,
                              lambda r=r: stream_consume(r(), raw=True),
                              lambda state, f=read_verify: f(state, raw=True)), r))
 
@@ -383,7 +383,7 @@ def cells(ref_dir, quick):
         enc = lambda value=value: msgpack.packb(value())  # noqa: E731
         out.append((Cell("deep_nesting", "build_%d" % n, "msgpack-python", "structure", 1, enc,
                          encode_check(value, enc, msgpack.unpackb)), r))
-        out.append((Cell("deep_nesting", "parse_%d" % n, "msgpack-python", "structure", 1,
+        out.append((Cell("deep_nesting", "dom_%d" % n, "msgpack-python", "structure", 1,
                          lambda r=r: msgpack.unpackb(r()), decode_check(value, msgpack.unpackb)), r))
         text = Lazy(lambda value=value: json.dumps(value()))
 
@@ -393,7 +393,7 @@ def cells(ref_dir, quick):
             return "wrong_values", "JSON round trip changes the values", None
         out.append((Cell("deep_nesting", "build_%d" % n, "json-python", "structure", 1,
                          lambda value=value: json.dumps(value()), json_verify), r))
-        out.append((Cell("deep_nesting", "parse_%d" % n, "json-python", "structure", 1,
+        out.append((Cell("deep_nesting", "dom_%d" % n, "json-python", "structure", 1,
                          lambda text=text: json.loads(text()), json_verify), r))
 
     def per_object(workload, case_prefix, data, with_json, decode_name="decode", encode_name="encode"):

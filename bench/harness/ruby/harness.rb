@@ -305,10 +305,10 @@ def cells(ref_dir, quick)
     r = ref.call('strings_binary', name)
     data = Lazy.new { Array.new(count, payload) }
     enc = -> { stream_pack(data.call) }
-    out << Cell.new('strings_binary', "write_#{name}", mp, 'value', count, enc,
+    out << Cell.new('strings_binary', "#{name}_write", mp, 'value', count, enc,
                     encode_check.call(r, data, enc, method(:stream_unpack)))
     how = payload.encoding == Encoding::BINARY ? 'into String (a copy)' : "into String (a copy); msgpack-ruby #{utf8_policy}"
-    out << Cell.new('strings_binary', "read_#{name}", mp, 'value', count, -> { stream_each(r.call) },
+    out << Cell.new('strings_binary', "#{name}_read_copy", mp, 'value', count, -> { stream_each(r.call) },
                     lambda { |_s|
                       n, ok = stream_each(r.call, payload)
                       ok && n == count ? ['same_values', "decodes mpk's bytes to the same values (#{how})", nil] : ['wrong_values', "decodes mpk's bytes to other values (#{n} values)", nil]
@@ -322,7 +322,7 @@ def cells(ref_dir, quick)
     enc = -> { MessagePack.pack(value.call) }
     dec = ->(b) { MessagePack.unpack(b) }
     out << Cell.new('deep_nesting', "build_#{n}", mp, 'structure', 1, enc, encode_check.call(r, value, enc, dec))
-    out << Cell.new('deep_nesting', "parse_#{n}", mp, 'structure', 1, -> { MessagePack.unpack(r.call) },
+    out << Cell.new('deep_nesting', "dom_#{n}", mp, 'structure', 1, -> { MessagePack.unpack(r.call) },
                     decode_check.call(r, value, dec))
     text = Lazy.new { JSON.generate(value.call, max_nesting: false) }
     jv = lambda do |_s|
@@ -333,7 +333,7 @@ def cells(ref_dir, quick)
       end
     end
     out << Cell.new('deep_nesting', "build_#{n}", 'json-ruby', 'structure', 1, -> { JSON.generate(value.call, max_nesting: false) }, jv)
-    out << Cell.new('deep_nesting', "parse_#{n}", 'json-ruby', 'structure', 1, -> { JSON.parse(text.call, max_nesting: false) }, jv)
+    out << Cell.new('deep_nesting', "dom_#{n}", 'json-ruby', 'structure', 1, -> { JSON.parse(text.call, max_nesting: false) }, jv)
   end
 
   per_object = lambda do |workload, data, enc_name, dec_name|
