@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
     if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
     if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
     if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
+    if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
@@ -125,12 +126,14 @@ int main(int argc, char** argv) {
   if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
   if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
   if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
+  if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
   std::printf("\n");
   std::fflush(stdout);
 
   mpk_bench::collecting_reporter reporter(suite);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  mpk_bench::add_json_rates(suite);
 
   const bool written = mpk_bench::write_reports(suite, cfg, reporter.machine());
   if (reporter.errors() != 0) {

@@ -15,6 +15,11 @@ bool register_small_fields(suite& s, const run_config& cfg);
 /// W3 flat_maps: 100,000 top-level maps of 16 entries (bench/w3_flat_maps.cpp).
 bool register_flat_maps(suite& s, const run_config& cfg);
 
+/// json: mpk::to_json / mpk::from_json throughput on W1 and W7 large (bench/json_conversion.cpp).
+bool register_json_conversion(suite& s, const run_config& cfg);
+/// Adds the json table's MB/s medians to its facts, once the benchmarks have run.
+void add_json_rates(suite& s);
+
 
 /// W5 typed_objects: int/double arrays and beer structs, map and array mode (bench/w5_typed_objects.cpp).
 bool register_typed_objects(suite& s, const run_config& cfg);

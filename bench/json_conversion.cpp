@@ -1,0 +1,357 @@
+// bench/json_conversion.cpp - the `json` table: mpk's MessagePack -> JSON (to_json) and
+// JSON -> MessagePack (from_json) throughput on W1 small_fields and the W7 `large` document.
+//
+// Units: nanoseconds per byte in the table and the CSV (the runner's format), and MB/s
+// (10^6 bytes per second) in the facts above the table once the run is over. The bytes are
+// those of the input of each direction: the MessagePack bytes for to_json, the JSON text
+// for from_json.
+//
+// Verification before timing (BENCHMARKS.md rule 2):
+// - W1 to_json: the text equals one written here independently from the records (integers
+//   in decimal, doubles as the shortest round-trip text with ".0" added to integral ones,
+//   strings quoted), and from_json of it gives back W1's exact bytes.
+// - W7 large to_json (plain): from_json of the text gives the document back value for
+//   value, every binary as the string of its base64 (the plain mapping), compared in
+//   lockstep with the original bytes.
+// - from_json: its bytes equal those the checks above established.
+// The timed loops check the digest of their last output.
+#include <mpk/buffer.hpp>
+#include <mpk/json.hpp>
+#include <mpk/reader.hpp>
+#include <mpk/writer.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "data/small_fields.hpp"
+#include "data/w7_documents.hpp"
+#include "support/digest.hpp"
+#include "support/suite.hpp"
+#include "workloads.hpp"
+
+namespace mpk_bench {
+namespace {
+
+using bytes_view = std::span<const std::byte>;
+
+bytes_view bytes_of(std::string_view s) {
+  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+
+// --- the expected JSON of W1, written without mpk's JSON layer -------------------------------
+
+template <class T>
+void put_number(std::string& out, T v) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+void put_double(std::string& out, double d) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, d);
+  const std::string_view t(buf, static_cast<std::size_t>(r.ptr - buf));
+  out += t;
+  if (t.find_first_of(".e") == std::string_view::npos) out += ".0";
+}
+
+std::string expected_w1_json(std::span<const small_fields::record> records) {
+  std::string out;
+  for (const auto& r : records) {
+    put_number(out, unsigned{r.f0});
+    out += '\n';
+    put_number(out, int{r.f1});
+    out += '\n';
+    put_number(out, unsigned{r.f2});
+    out += '\n';
+    put_number(out, r.f3);
+    out += '\n';
+    put_number(out, r.f4);
+    out += '\n';
+    put_double(out, r.f5);
+    out += '\n';
+    put_double(out, r.f6);
+    out += '\n';
+    out += '"';
+    out += r.f7();  // "fieldNNN": nothing to escape
+    out += "\"\n";
+  }
+  return out;
+}
+
+// --- the plain mapping, checked value by value ----------------------------------------------
+
+/// Compares `original` with `converted` (from_json of plain to_json of `original`) in
+/// lockstep: every value equal, except that a binary must have become the string of its
+/// base64. Returns an empty string when they agree, else where they first differ.
+std::string compare_plain(bytes_view original, bytes_view converted) {
+  mpk::reader a(original, mpk::limits::trusted());
+  mpk::reader b(converted, mpk::limits::trusted());
+  std::string b64;
+  std::size_t index = 0;
+  auto differ = [&](const char* what) {
+    return std::string("value ") + std::to_string(index) + " (offset " +
+           std::to_string(a.position()) + "): " + what;
+  };
+  while (!a.at_end()) {
+    if (b.at_end()) return differ("the conversion ends early");
+    const mpk::type ta = a.peek();
+    const mpk::type tb = b.peek();
+    if (ta == mpk::type::bin) {
+      b64.clear();
+      mpk::append_base64(b64, a.read_bin());
+      if (tb != mpk::type::str || b.read_str() != b64) return differ("binary is not its base64");
+    } else if (ta != tb) {
+      return differ("another type");
+    } else {
+      switch (ta) {
+        case mpk::type::nil:
+          a.read_nil();
+          b.read_nil();
+          break;
+        case mpk::type::boolean:
+          if (a.read<bool>() != b.read<bool>()) return differ("another boolean");
+          break;
+        case mpk::type::uint:
+          if (a.read<std::uint64_t>() != b.read<std::uint64_t>()) return differ("another integer");
+          break;
+        case mpk::type::sint:
+          if (a.read<std::int64_t>() != b.read<std::int64_t>()) return differ("another integer");
+          break;
+        case mpk::type::float64:
+          if (std::bit_cast<std::uint64_t>(a.read<double>()) !=
+              std::bit_cast<std::uint64_t>(b.read<double>()))
+            return differ("another float64");
+          break;
+        case mpk::type::str:
+          if (a.read_str() != b.read_str()) return differ("another string");
+          break;
+        case mpk::type::array:
+          if (a.read_array_header() != b.read_array_header()) return differ("another array size");
+          break;
+        case mpk::type::map:
+          if (a.read_map_header() != b.read_map_header()) return differ("another map size");
+          break;
+        default:  // float32, ext: not in the W7 documents
+          return differ("a type this check does not expect");
+      }
+    }
+    if (!a.ok() || !b.ok()) return differ("a read failed");
+    ++index;
+  }
+  if (!b.at_end()) return "the conversion has more values than the original";
+  return {};
+}
+
+// --- conversions, as timed -------------------------------------------------------------------
+
+/// MessagePack -> JSON Lines into `out` (cleared first, capacity kept). False on error.
+bool msgpack_to_json(bytes_view in, std::string& out) {
+  out.clear();
+  mpk::reader r(in);
+  return mpk::to_json_lines(r, out).has_value();
+}
+
+/// JSON (Lines) -> MessagePack into `out` (cleared first). False on error.
+bool json_to_msgpack(std::string_view in, mpk::buffer& out) {
+  out.clear();
+  return mpk::from_json(in, out).has_value();
+}
+
+bool report(bool ok, const std::string& what, const std::string& detail) {
+  std::printf("  [%s] %s%s%s\n", ok ? " ok " : "FAIL", what.c_str(), detail.empty() ? "" : ": ",
+              detail.c_str());
+  return ok;
+}
+
+std::string digest_check(bytes_view got, std::uint64_t want) {
+  const std::uint64_t d = fnv1a64(got);
+  if (d == want) return {};
+  return "timed loop wrote other bytes (fnv1a64 " + hex64(d) + ", expected " + hex64(want) + ")";
+}
+
+/// One data set: its MessagePack bytes and its (verified) plain JSON text.
+struct json_data {
+  std::string name;     // "w1", "w7_large"
+  mpk::buffer msgpack;  // the input of to_json
+  std::string json;     // what to_json writes: the input of from_json
+  mpk::buffer back;     // what from_json writes from `json`
+  std::uint64_t json_digest = 0;
+  std::uint64_t back_digest = 0;
+};
+
+/// Throughput cases of one table, read back after the run to print MB/s.
+struct rate_row {
+  std::string case_name;
+  std::string what;
+};
+
+std::vector<rate_row>& rate_rows() {
+  static std::vector<rate_row> rows;
+  return rows;
+}
+
+workload_table*& json_table() {
+  static workload_table* t = nullptr;
+  return t;
+}
+
+}  // namespace
+
+bool register_json_conversion(suite& s, const run_config& cfg) {
+  const bool say = !cfg.list_only;
+  std::size_t values = cfg.values != 0 ? cfg.values
+                       : cfg.quick     ? small_fields::quick_values
+                                       : small_fields::full_values;
+  values -= values % small_fields::fields_per_record;
+  if (values == 0) values = small_fields::fields_per_record;
+  const std::vector<small_fields::record> records = small_fields::generate(values);
+
+  auto w1 = std::make_shared<json_data>();
+  w1->name = "w1";
+  {
+    mpk::writer w(w1->msgpack);
+    for (const auto& r : records) {
+      w.write(r.f0);
+      w.write(r.f1);
+      w.write(r.f2);
+      w.write(r.f3);
+      w.write(r.f4);
+      w.write(r.f5);
+      w.write(r.f6);
+      w.write(r.f7());
+    }
+    if (!w.ok()) return report(false, "mpk writes W1", "");
+  }
+  auto large = std::make_shared<json_data>();
+  large->name = "w7_large";
+  {
+    mpk::writer w(large->msgpack);
+    if (!documents::write_case(w, "large") || !w.ok())
+      return report(false, "mpk writes W7 large", "");
+  }
+
+  if (say) std::printf("JSON conversion: W1 small_fields (%zu values) and W7 large\n", values);
+  if (say) std::printf("verification (BENCHMARKS.md rule 2):\n");
+  bool ok = true;
+  if (!cfg.list_only) {
+    // W1: the text is exactly what the records say, and reads back to the same bytes.
+    const bool w1_to = msgpack_to_json(w1->msgpack.bytes(), w1->json);
+    const std::string expected = expected_w1_json(records);
+    ok &= report(w1_to && w1->json == expected, "mpk to_json of W1 is the expected JSON text",
+                 w1_to ? "" : "to_json failed");
+    const bool w1_from = json_to_msgpack(w1->json, w1->back);
+    ok &= report(w1_from && fnv1a64(w1->back.bytes()) == fnv1a64(w1->msgpack.bytes()) &&
+                     w1->back.size() == w1->msgpack.size(),
+                 "mpk from_json of that text gives back W1's exact bytes", "");
+    // W7 large: value for value, binaries as base64 strings.
+    const bool l_to = msgpack_to_json(large->msgpack.bytes(), large->json);
+    const bool l_from = l_to && json_to_msgpack(large->json, large->back);
+    const std::string diff = l_from ? compare_plain(large->msgpack.bytes(), large->back.bytes())
+                                    : std::string("a conversion failed");
+    ok &= report(diff.empty(),
+                 "mpk from_json(to_json(W7 large)) has the same values, binaries as base64", diff);
+  }
+  if (!ok) {
+    std::printf("JSON verification FAILED: not timing anything.\n");
+    return false;
+  }
+  for (json_data* d : {w1.get(), large.get()}) {
+    d->json_digest = fnv1a64(bytes_of(d->json));
+    d->back_digest = fnv1a64(d->back.bytes());
+  }
+
+  workload_table& t = s.add_workload("json", "json_conversion",
+                                     "JSON conversion (mpk::to_json, mpk::from_json)", "byte");
+  json_table() = &t;
+  t.add_fact("W1 small_fields: " + std::to_string(values) + " values, " +
+             std::to_string(w1->msgpack.size()) + " bytes of MessagePack, " +
+             std::to_string(w1->json.size()) + " bytes of JSON Lines (fnv1a64 " +
+             hex64(w1->json_digest) + ")");
+  t.add_fact("W7 large: " + std::to_string(large->msgpack.size()) + " bytes of MessagePack, " +
+             std::to_string(large->json.size()) + " bytes of JSON (plain: binaries as base64)");
+  t.add_fact(
+      "ns per byte of the input: the MessagePack bytes for to_json, the JSON text for "
+      "from_json; MB/s = 1000 / (ns per byte)");
+  t.add_implementation({"mpk", "mpk " MPK_BENCH_MPK_VERSION,
+                        "this project: mpk::to_json_lines (plain mode) into a reused "
+                        "std::string, one call for all the values; mpk::from_json into a "
+                        "reused mpk::buffer, one call for the whole text"});
+
+  t.add_case({"to_json_w1", "to JSON, W1 small_fields",
+              "W1's implicit encoding to JSON Lines, one text per value"});
+  t.add_case({"to_json_w7_large", "to JSON, W7 large",
+              "the W7 large document to one JSON text (binaries as base64)"});
+  t.add_case({"from_json_w1", "from JSON, W1 small_fields",
+              "the JSON Lines text of W1 (as to_json writes it) to MessagePack"});
+  t.add_case({"from_json_w7_large", "from JSON, W7 large",
+              "the JSON text of W7 large (as to_json writes it) to MessagePack; the text is "
+              "over 1 MiB, so each call allocates simdjson's parser anew"});
+
+  for (const auto& d : {w1, large}) {
+    const std::string to_case = "to_json_" + d->name;
+    const std::string from_case = "from_json_" + d->name;
+    t.add(to_case, "mpk",
+          d == w1 ? "same values: the JSON text written independently from the records; "
+                    "from_json reads it back to W1's bytes"
+                  : "same values: from_json reads it back to the document's values, "
+                    "binaries as base64 strings",
+          "std::string reserved once; mpk::reader over the bytes; one to_json_lines call",
+          [d](benchmark::State& st) {
+            std::string out;
+            out.reserve(d->json.size());
+            const bytes_view in = d->msgpack.bytes();
+            msgpack_to_json(in, out);  // warm-up: the first call's page faults are not timed
+            time_passes(
+                st, in.size(), "byte",
+                [&] { return msgpack_to_json(in, out) ? out.data() : nullptr; },
+                [&](const char* last) {
+                  if (last == nullptr) return std::string("to_json failed");
+                  return digest_check(bytes_of(out), d->json_digest);
+                });
+          });
+    t.add(from_case, "mpk", "same values: the bytes checked in the to_json verification",
+          "mpk::buffer reserved once; from_json of the whole text", [d](benchmark::State& st) {
+            mpk::buffer out(d->back.size());
+            const std::string_view in = d->json;
+            json_to_msgpack(in, out);  // warm-up
+            time_passes(
+                st, in.size(), "byte",
+                [&] { return json_to_msgpack(in, out) ? out.data() : nullptr; },
+                [&](const std::byte* last) {
+                  if (last == nullptr) return std::string("from_json failed");
+                  return digest_check(out.bytes(), d->back_digest);
+                });
+          });
+    rate_rows().push_back({to_case, "to JSON, " + d->name + " (MB/s of MessagePack)"});
+    rate_rows().push_back({from_case, "from JSON, " + d->name + " (MB/s of JSON text)"});
+  }
+  return true;
+}
+
+void add_json_rates(suite&) {
+  workload_table* t = json_table();
+  if (t == nullptr) return;
+  for (const rate_row& row : rate_rows()) {
+    const cell* c = t->find(row.case_name, "mpk");
+    if (c == nullptr || c->ns_per_unit.empty() || !c->error.empty()) continue;
+    std::vector<double> v = c->ns_per_unit;
+    std::sort(v.begin(), v.end());
+    const double median =
+        v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    char text[160];
+    std::snprintf(text, sizeof text, "mpk %s: %.0f MB/s (median of %zu)", row.what.c_str(),
+                  1000.0 / median, v.size());
+    t->add_fact(text);
+  }
+}
+
+}  // namespace mpk_bench
