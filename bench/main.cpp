@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
     if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
     if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
     if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
+    if (!mpk_bench::register_documents(suite, cfg)) return 1;
     if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
     if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
     benchmark::RunSpecifiedBenchmarks();
@@ -125,6 +126,7 @@ int main(int argc, char** argv) {
   if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
   if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
   if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
+  if (!mpk_bench::register_documents(suite, cfg)) return 1;
   if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
   if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
   std::printf("\n");

@@ -20,10 +20,11 @@ bool register_json_conversion(suite& s, const run_config& cfg);
 /// Adds the json table's MB/s medians to its facts, once the benchmarks have run.
 void add_json_rates(suite& s);
 
-
 /// W5 typed_objects: int/double arrays and beer structs, map and array mode (bench/w5_typed_objects.cpp).
 bool register_typed_objects(suite& s, const run_config& cfg);
 /// W6 lua_bench: pack then unpack of each dataset as one operation (bench/w6_lua_bench.cpp).
 bool register_lua_bench(suite& s, const run_config& cfg);
+/// W7 documents: tiny..example, stream, records (bench/w7_documents.cpp).
+bool register_documents(suite& s, const run_config& cfg);
 
 }  // namespace mpk_bench

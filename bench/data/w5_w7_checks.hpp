@@ -59,9 +59,12 @@ inline std::string first_difference(bytes_view a, std::string_view a_name, bytes
     if (start >= x.size()) return "nothing (ends)";
     return std::string(mpk::marker_table[std::to_integer<std::uint8_t>(x[start])].format_name);
   };
-  std::string out = "first difference at byte " + std::to_string(at) + ": " + std::string(a_name) +
-                    " writes " + format_at(a) + ", " + std::string(b_name) + " writes " +
-                    format_at(b);
+  const std::string fa = format_at(a), fb = format_at(b);
+  std::string out = "first difference at byte " + std::to_string(at) + ": ";
+  if (fa == fb)
+    out += "both write a " + fa + ", with other contents";
+  else
+    out += std::string(a_name) + " writes " + fa + ", " + std::string(b_name) + " writes " + fb;
   return out + "; sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) +
          " bytes";
 }

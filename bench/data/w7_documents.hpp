@@ -12,6 +12,7 @@
 //   medium   notepack's benchmarks/data.js (32 map entries); large: 1024 entries and binaries
 //   example  msgpack-lite's test/example.json (24 keys)
 //   stream   1,000,000 messages ["tag", [[1440949922, {"message": "hi there"}]]]
+//   records  map_list: 32 objects {"key": "a"*i, "value": "a"*i, "index": i}
 #pragma once
 
 #include <array>
@@ -21,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace mpk_bench::documents {
 
@@ -251,6 +253,42 @@ void write_stream_message(Writer& w) {
   w.begin_map(1);
   w.write("message");
   w.write(stream_text);
+}
+
+// --- records ----------------------------------------------------------------------------
+
+/// One object of map_list: the medium document's `map` entries as same-shaped objects.
+struct map_list_entry {
+  std::string key;
+  std::string value;
+  std::int64_t index = 0;
+};
+
+inline constexpr std::size_t map_list_size = 32;
+
+/// map_list: 32 objects {"key": "a"*i, "value": "a"*i, "index": i}. (The records case also
+/// uses W5's beer_list in map mode.)
+inline std::vector<map_list_entry> map_list() {
+  std::vector<map_list_entry> v;
+  for (std::size_t i = 0; i < map_list_size; ++i)
+    v.push_back({std::string(i, 'a'), std::string(i, 'a'), static_cast<std::int64_t>(i)});
+  return v;
+}
+
+/// Writes map_list as plain maps (mpk_gen: documents/map_list_maps.msgpack).
+template <class Writer>
+void write_map_list(Writer& w) {
+  const auto list = map_list();
+  w.begin_array(list.size());
+  for (const map_list_entry& e : list) {
+    w.begin_map(3);
+    w.write("key");
+    w.write(std::string_view(e.key));
+    w.write("value");
+    w.write(std::string_view(e.value));
+    w.write("index");
+    w.write(e.index);
+  }
 }
 
 }  // namespace mpk_bench::documents

@@ -255,17 +255,7 @@ void document_records(output& out) {
   }
   mpk::buffer b;
   mpk_writer w(b);
-  w.begin_array(32);
-  for (std::size_t i = 0; i < 32; ++i) {
-    const std::string a(i, 'a');
-    w.begin_map(3);
-    w.write("key");
-    w.write(a);
-    w.write("value");
-    w.write(a);
-    w.write("index");
-    w.write(i);
-  }
+  mpk_bench::documents::write_map_list(w);
   save_both("map_list", b, w);
 }
 
