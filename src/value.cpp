@@ -128,7 +128,86 @@ bool is_nonempty_container(const value& v) noexcept {
   if (const auto* m = v.get_if<value::map_type>()) return !m->empty();
   return false;
 }
+
+/// A copy of a scalar or of a container without its children (an empty vector reserved to
+/// the source's size, so that pointers to the elements appended later stay valid).
+value shallow_copy(const value& v) {
+  if (const auto* a = v.get_if<value::array_type>()) {
+    value::array_type out;
+    out.reserve(a->size());
+    return value(std::move(out));
+  }
+  if (const auto* m = v.get_if<value::map_type>()) {
+    value::map_type out;
+    out.reserve(m->size());
+    return value(std::move(out));
+  }
+  return v;  // a scalar: the copy constructor copies the variant directly
+}
 }  // namespace
+
+value::value(const value& other) {
+  if (other.has_nested_containers()) {
+    copy_nested(other);
+  } else {
+    v_ = other.v_;  // scalars and empty containers one level down: nothing to nest
+  }
+}
+
+value& value::operator=(const value& other) {
+  if (this != &other) *this = value(other);
+  return *this;
+}
+
+void value::copy_nested(const value& other) {
+  // Containers being filled: the destination, its source and the next item to copy (a map
+  // owes two items, key then value, per entry).
+  struct frame {
+    value* dst;
+    const value* src;
+    std::size_t next;
+    std::size_t count;
+  };
+  std::vector<frame> stack;
+  const auto open = [&stack](value* dst, const value* src) {
+    if (const auto* a = src->get_if<array_type>(); a && !a->empty())
+      stack.push_back({dst, src, 0, a->size()});
+    else if (const auto* m = src->get_if<map_type>(); m && !m->empty())
+      stack.push_back({dst, src, 0, 2 * m->size()});
+  };
+  *this = shallow_copy(other);
+  open(this, &other);
+  while (!stack.empty()) {
+    frame& f = stack.back();
+    if (f.next == f.count) {
+      stack.pop_back();
+      continue;
+    }
+    const std::size_t i = f.next++;
+    value* dst = f.dst;
+    const value* src = nullptr;
+    value* child = nullptr;
+    if (const auto* a = f.src->get_if<array_type>()) {
+      src = &(*a)[i];
+      auto& out = *dst->get_if<array_type>();
+      out.push_back(shallow_copy(*src));
+      child = &out.back();
+    } else {
+      const auto& entry = (*f.src->get_if<map_type>())[i / 2];
+      auto& out = *dst->get_if<map_type>();
+      if (i % 2 == 0) {
+        src = &entry.first;
+        out.emplace_back(shallow_copy(*src), value());
+        child = &out.back().first;
+      } else {
+        src = &entry.second;
+        child = &out.back().second;
+        *child = shallow_copy(*src);
+      }
+    }
+    open(child, src);  // may reallocate `stack`: `f` is not used after this
+  }
+}
 
 bool value::has_nested_containers() const noexcept {
   if (const auto* a = get_if<array_type>()) {

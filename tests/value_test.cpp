@@ -14,6 +14,7 @@
 
 #include "support/hex.hpp"
 #include "support/random_value.hpp"
+#include "support/small_stack.hpp"
 
 namespace mpk::inline v0 {
 // GoogleTest printers.
@@ -252,9 +253,9 @@ TEST(Value, ReadValueChecksUtf8LikeTheReader) {
 }
 
 TEST(Value, DeepValuesAreDestroyedIteratively) {
-  // 1,000,000 levels: nested destructor calls would overflow the stack.
+  // 100000 levels, destroyed on a 256 KiB stack: nested destructor calls would overflow it.
   value v = 1;
-  for (int i = 0; i < 1000000; ++i) {
+  for (int i = 0; i < 100000; ++i) {
     value outer = (i % 2) ? value::array() : value::map();
     if (i % 2)
       outer.push_back(std::move(v));
@@ -263,7 +264,7 @@ TEST(Value, DeepValuesAreDestroyedIteratively) {
     v = std::move(outer);
   }
   EXPECT_TRUE(v.is_map() || v.is_array());
-  v = value();  // the old tree is destroyed here
+  mpk_test::on_small_stack([&] { v = value(); });  // the old tree is destroyed here
   EXPECT_TRUE(v.is_nil());
   // Keys that are containers are taken apart too.
   value keyed = value::map();
@@ -275,6 +276,99 @@ TEST(Value, DeepValuesAreDestroyedIteratively) {
   }
   keyed.assign(std::move(deep_key), {1, 2});
   EXPECT_EQ(keyed.size(), 1u);
+  mpk_test::on_small_stack([&] { keyed = value(); });
+  EXPECT_TRUE(keyed.is_nil());
+}
+
+/// 100000 levels, alternating an array, a map whose *key* holds the next level, and a map
+/// whose value holds it; the innermost value is `leaf`.
+value deep_value(value leaf) {
+  value v = std::move(leaf);
+  for (int i = 0; i < 100000; ++i) {
+    value outer;
+    switch (i % 3) {
+      case 0:
+        outer = value::array({"x"});
+        outer.push_back(std::move(v));
+        break;
+      case 1:
+        outer = value::map();
+        outer.assign(std::move(v), i);  // (map({{v, i}}) would copy v: lists are const)
+        break;
+      default:
+        outer = value::map({{i, "y"}});
+        outer.assign(i + 1, std::move(v));
+        break;
+    }
+    v = std::move(outer);
+  }
+  return v;
+}
+
+/// The innermost value of deep_value()'s result.
+value& innermost(value& v) {
+  value* x = &v;
+  for (;;) {
+    if (auto* a = x->get_if<value::array_type>()) {
+      x = &a->back();
+    } else if (auto* m = x->get_if<value::map_type>()) {
+      x = m->front().first.is_array() || m->front().first.is_map() ? &m->front().first
+                                                                   : &m->back().second;
+    } else {
+      return *x;
+    }
+  }
+}
+
+TEST(Value, DeepValuesAreCopiedComparedAndDestroyedOnASmallStack) {
+  // Built on the main thread (building moves, it does not copy); then copies, comparisons
+  // and destruction on a 256 KiB stack, where a recursion per level would overflow (ASan's
+  // larger frames even sooner). Debug builds take about a second per 100000-level operation
+  // here, so the test does few of them.
+  value deep = deep_value(1);
+  mpk_test::on_small_stack([&] {
+    value copy = deep;  // copy constructor
+    EXPECT_TRUE(copy == deep);
+    EXPECT_EQ(innermost(copy), value(1));
+    innermost(copy) = 2;  // the copy is a copy: the original keeps its 1
+    EXPECT_FALSE(copy == deep);
+    EXPECT_EQ(innermost(deep), value(1));
+    copy = deep;  // copy assignment: the old tree is destroyed, the new one copied
+    EXPECT_TRUE(copy == deep);
+  });  // `copy` is destroyed on the small stack too
+  mpk_test::on_small_stack([&] { deep = value(); });
+  EXPECT_TRUE(deep.is_nil());
+}
+
+TEST(Value, CopyAssignmentFromItsOwnParts) {
+  value v = {1, {2, {3, {4}}}};
+  const value& self = v;
+  v = self;
+  EXPECT_EQ(bytes_of(v), "92 01 92 02 92 03 91 04");
+  v = *v.at(1);  // a part of itself: copied before the old tree goes
+  EXPECT_EQ(bytes_of(v), "92 02 92 03 91 04");
+  value m = value::map({{value{1, {2}}, {3, {4}}}});
+  m = m.get_if<value::map_type>()->front().first;
+  EXPECT_EQ(bytes_of(m), "92 01 91 02");
+}
+
+TEST(Value, CopiesAreDeepAndIndependent) {
+  const value original = {{"a", {1, {2, 3}, value::map({{value{4}, {5, "six"}}})}}, {"b", "x"}};
+  value copy = original;
+  EXPECT_EQ(copy, original);
+  EXPECT_EQ(bytes_of(copy), bytes_of(original));
+  (*copy.find("a")->at(2)->get_if<value::map_type>())[0].first = value{7};
+  EXPECT_NE(copy, original);
+  EXPECT_EQ((*original.find("a")->at(2)->get_if<value::map_type>())[0].first, value{4});
+  value target = {1, 2};
+  target = original;
+  EXPECT_EQ(target, original);
+  // Scalars and flat containers too.
+  for (const value& v : {value(), value(-5), value("s"), value::array({1, 2}), value::map({{1, 2}}),
+                         value::binary(hex("01 02"))}) {
+    value c = v;
+    EXPECT_EQ(c, v);
+  }
 }
 
 TEST(Value, DeepValuesAreWrittenAndComparedIteratively) {
