@@ -107,6 +107,8 @@ int main(int argc, char** argv) {
     // Only the names of the benchmarks: no verification, no timing, no result files.
     mpk_bench::suite suite;
     if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
+    if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
+    if (!mpk_bench::register_strings_binary(suite, cfg)) return 1;
     if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
     if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
     if (!mpk_bench::register_documents(suite, cfg)) return 1;
@@ -124,6 +126,8 @@ int main(int argc, char** argv) {
 
   mpk_bench::suite suite;
   if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
+  if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
+  if (!mpk_bench::register_strings_binary(suite, cfg)) return 1;
   if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
   if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
   if (!mpk_bench::register_documents(suite, cfg)) return 1;
@@ -135,6 +139,8 @@ int main(int argc, char** argv) {
   mpk_bench::collecting_reporter reporter(suite);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  mpk_bench::add_deep_nesting_per_level(suite);
+  mpk_bench::add_strings_binary_rates(suite);
   mpk_bench::add_json_rates(suite);
 
   const bool written = mpk_bench::write_reports(suite, cfg, reporter.machine());

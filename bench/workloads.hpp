@@ -12,6 +12,18 @@ namespace mpk_bench {
 /// W1 small_fields: 1,000,000 small top-level values in records of 8.
 bool register_small_fields(suite& s, const run_config& cfg);
 
+/// Adds W4's nanoseconds per level to its facts, once the benchmarks have run.
+void add_deep_nesting_per_level(suite& s);
+
+/// Adds W2's GB/s per cell to its facts, once the benchmarks have run.
+void add_strings_binary_rates(suite& s);
+
+/// W4 deep_nesting: arrays nested 1 to 128 levels deep (bench/w4_deep_nesting.cpp).
+bool register_deep_nesting(suite& s, const run_config& cfg);
+
+/// W2 strings_binary: strings and binaries of 8 B to 1 MiB (bench/w2_strings_binary.cpp).
+bool register_strings_binary(suite& s, const run_config& cfg);
+
 /// W3 flat_maps: 100,000 top-level maps of 16 entries (bench/w3_flat_maps.cpp).
 bool register_flat_maps(suite& s, const run_config& cfg);
 
