@@ -107,12 +107,12 @@ int main(int argc, char** argv) {
     // Only the names of the benchmarks: no verification, no timing, no result files.
     mpk_bench::suite suite;
     if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
-    if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
     if (!mpk_bench::register_strings_binary(suite, cfg)) return 1;
+    if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
+    if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
     if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
     if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
     if (!mpk_bench::register_documents(suite, cfg)) return 1;
-    if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
     if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
@@ -126,12 +126,12 @@ int main(int argc, char** argv) {
 
   mpk_bench::suite suite;
   if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
-  if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
   if (!mpk_bench::register_strings_binary(suite, cfg)) return 1;
+  if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
+  if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
   if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
   if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
   if (!mpk_bench::register_documents(suite, cfg)) return 1;
-  if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
   if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
   std::printf("\n");
   std::fflush(stdout);
