@@ -23,6 +23,17 @@
 #define MPK_UNICODE_SSE2 0
 #endif
 
+// UTF-16 -> UTF-8 of non-ASCII text needs a byte shuffle (SSSE3's pshufb) to pack the 1, 2 or
+// 3 bytes of each code unit together. SSSE3 is not baseline x86-64, so that kernel is compiled
+// for it alone (a target attribute) and chosen at run time when the CPU has it.
+#if MPK_UNICODE_SSE2 && (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#include <tmmintrin.h>
+#define MPK_UNICODE_SSSE3 1
+#else
+#define MPK_UNICODE_SSSE3 0
+#endif
+
 namespace mpk::inline v0 {
 namespace detail {
 namespace {
@@ -101,6 +112,148 @@ inline bool is_high_surrogate(std::uint32_t u) noexcept {
 inline bool is_low_surrogate(std::uint32_t u) noexcept {
   return (u & 0xfc00u) == 0xdc00u;
 }
+
+/// Writes the UTF-8 form of the code unit at in[i] (with in[i + 1] for a surrogate pair) at
+/// `o` and advances it; returns the code units consumed (1 or 2), 0 for a lone surrogate.
+inline std::size_t encode_one(const char16_t* in, std::size_t n, std::size_t i,
+                              uchar*& o) noexcept {
+  const std::uint32_t u = in[i];
+  if (u < 0x80) {
+    *o++ = static_cast<uchar>(u);
+  } else if (u < 0x800) {
+    o[0] = static_cast<uchar>(0xc0u | (u >> 6));
+    o[1] = static_cast<uchar>(0x80u | (u & 0x3fu));
+    o += 2;
+  } else if (!is_high_surrogate(u) && !is_low_surrogate(u)) {
+    o[0] = static_cast<uchar>(0xe0u | (u >> 12));
+    o[1] = static_cast<uchar>(0x80u | ((u >> 6) & 0x3fu));
+    o[2] = static_cast<uchar>(0x80u | (u & 0x3fu));
+    o += 3;
+  } else if (is_high_surrogate(u) && i + 1 < n && is_low_surrogate(in[i + 1])) {
+    const std::uint32_t c = 0x10000u + ((u - 0xd800u) << 10) + (in[i + 1] - 0xdc00u);
+    o[0] = static_cast<uchar>(0xf0u | (c >> 18));
+    o[1] = static_cast<uchar>(0x80u | ((c >> 12) & 0x3fu));
+    o[2] = static_cast<uchar>(0x80u | ((c >> 6) & 0x3fu));
+    o[3] = static_cast<uchar>(0x80u | (c & 0x3fu));
+    o += 4;
+    return 2;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+#if MPK_UNICODE_SSSE3
+/// For 4 code units in 32-bit lanes, each described by two bits (unit >= 0x80, unit >= 0x800)
+/// as `(a bits) | (b bits) << 4`: the byte shuffle that packs the 1, 2 or 3 UTF-8 bytes each
+/// lane holds, and how many bytes that makes.
+struct pack_table_t {
+  alignas(16) std::uint8_t shuffle[256][16];
+  std::uint8_t length[256];
+};
+
+constexpr pack_table_t make_pack_table() {
+  pack_table_t t{};
+  for (int idx = 0; idx < 256; ++idx) {
+    int o = 0;
+    for (int lane = 0; lane < 4; ++lane) {
+      const int len = 1 + ((idx >> lane) & 1) + ((idx >> (4 + lane)) & 1);
+      for (int k = 0; k < len; ++k)
+        t.shuffle[idx][o++] = static_cast<std::uint8_t>(4 * lane + k);
+    }
+    t.length[idx] = static_cast<std::uint8_t>(o);
+    while (o < 16)
+      t.shuffle[idx][o++] = 0x80;  // pshufb writes 0
+  }
+  return t;
+}
+
+constexpr pack_table_t pack_table = make_pack_table();
+
+/// (m & a) | (~m & b).
+[[gnu::target("ssse3")]] inline __m128i select(__m128i m, __m128i a, __m128i b) noexcept {
+  return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+}
+
+/// Packs the UTF-8 bytes of 4 code units (32-bit lanes holding 1, 2 or 3 bytes each, `idx`
+/// says which) at `o` with one shuffle. Stores 16 bytes, at most 12 of them meaningful;
+/// returns `o` advanced past those.
+[[gnu::target("ssse3")]] inline uchar* pack4(__m128i lanes, unsigned idx, uchar* o) noexcept {
+  const __m128i shuffle = _mm_load_si128(reinterpret_cast<const __m128i*>(pack_table.shuffle[idx]));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_shuffle_epi8(lanes, shuffle));
+  return o + pack_table.length[idx];
+}
+
+/// UTF-8 of 8 code units (none a surrogate) at `o`, in 16-bit lanes: the lead byte L, the
+/// second byte M and the third byte T of each unit's 1-, 2- or 3-byte form, interleaved into
+/// 32-bit lanes [L, M, T, 0] and packed 4 units at a time. `is1` / `upto2` are the lanes
+/// below 0x80 / 0x800, `bits` their movemask (bits 0..7 is1, 8..15 upto2, after packs).
+[[gnu::target("ssse3")]] inline uchar* put8(__m128i v, __m128i is1, __m128i upto2, unsigned bits,
+                                            uchar* o) noexcept {
+  const __m128i ff = _mm_set1_epi16(0x3f);
+  const __m128i cont = _mm_set1_epi16(0x80);
+  const __m128i low6 = _mm_or_si128(_mm_and_si128(v, ff), cont);
+  const __m128i mid6 = _mm_or_si128(_mm_and_si128(_mm_srli_epi16(v, 6), ff), cont);
+  const __m128i lead =
+      select(is1, v,
+             select(upto2, _mm_or_si128(_mm_srli_epi16(v, 6), _mm_set1_epi16(0xc0)),
+                    _mm_or_si128(_mm_srli_epi16(v, 12), _mm_set1_epi16(0xe0))));
+  const __m128i second = select(upto2, low6, mid6);
+  const __m128i lm = _mm_or_si128(lead, _mm_slli_epi16(second, 8));
+  // Per 4 units: bit k of the index = unit k is not ASCII, bit 4 + k = it is not below 0x800.
+  const unsigned big = ~bits;
+  o = pack4(_mm_unpacklo_epi16(lm, low6), (big & 0xfu) | ((big >> 4) & 0xf0u), o);
+  return pack4(_mm_unpackhi_epi16(lm, low6), ((big >> 4) & 0xfu) | ((big >> 8) & 0xf0u), o);
+}
+
+/// utf16_to_utf8_wide with SSSE3: 8 code units per step. ASCII blocks are narrowed, blocks
+/// without surrogates go through put8, blocks with one go unit by unit. The 16-byte
+/// stores need 16 bytes of room: with 3 bytes per unit reserved and at least 12 units left,
+/// there are at least 36 before the first and 24 before the second.
+[[gnu::target("ssse3")]] transcoded utf16_to_utf8_ssse3(const char16_t* in, std::size_t n,
+                                                        char* out) noexcept {
+  auto* o = reinterpret_cast<uchar*>(out);
+  std::size_t i = 0;
+  const __m128i zero = _mm_setzero_si128();
+  while (n - i >= 12) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const __m128i is1 =
+        _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16(static_cast<short>(0xff80))), zero);
+    const __m128i above2 = _mm_and_si128(v, _mm_set1_epi16(static_cast<short>(0xf800)));
+    const __m128i upto2 = _mm_cmpeq_epi16(above2, zero);
+    const auto bits = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(is1, upto2)));
+    if ((bits & 0xffu) == 0xffu) {  // 8 ASCII units
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(o), _mm_packus_epi16(v, v));
+      o += 8;
+      i += 8;
+      continue;
+    }
+    const __m128i surrogate = _mm_cmpeq_epi16(above2, _mm_set1_epi16(static_cast<short>(0xd800)));
+    if (_mm_movemask_epi8(surrogate) == 0) [[likely]] {
+      o = put8(v, is1, upto2, bits, o);
+      i += 8;
+      continue;
+    }
+    // A surrogate: unit by unit to the end of the block (a pair may straddle it).
+    for (const std::size_t stop = i + 8; i < stop;) {
+      const std::size_t k = encode_one(in, n, i, o);
+      if (k == 0) return {0, i};
+      i += k;
+    }
+  }
+  while (i < n) {
+    const std::size_t k = encode_one(in, n, i, o);
+    if (k == 0) return {0, i};
+    i += k;
+  }
+  return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
+}
+
+bool has_ssse3() noexcept {
+  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("ssse3") != 0);
+  return yes;
+}
+#endif
 
 }  // namespace
 
@@ -183,32 +336,18 @@ transcoded utf16_to_utf8_raw(const char16_t* in, std::size_t n, char* out) noexc
         continue;
       }
     }
-    const std::uint32_t u = in[i];
-    if (u < 0x80) {
-      *o++ = static_cast<uchar>(u);
-    } else if (u < 0x800) {
-      o[0] = static_cast<uchar>(0xc0u | (u >> 6));
-      o[1] = static_cast<uchar>(0x80u | (u & 0x3fu));
-      o += 2;
-    } else if (!is_high_surrogate(u) && !is_low_surrogate(u)) {
-      o[0] = static_cast<uchar>(0xe0u | (u >> 12));
-      o[1] = static_cast<uchar>(0x80u | ((u >> 6) & 0x3fu));
-      o[2] = static_cast<uchar>(0x80u | (u & 0x3fu));
-      o += 3;
-    } else if (is_high_surrogate(u) && i + 1 < n && is_low_surrogate(in[i + 1])) {
-      const std::uint32_t c = 0x10000u + ((u - 0xd800u) << 10) + (in[i + 1] - 0xdc00u);
-      o[0] = static_cast<uchar>(0xf0u | (c >> 18));
-      o[1] = static_cast<uchar>(0x80u | ((c >> 12) & 0x3fu));
-      o[2] = static_cast<uchar>(0x80u | ((c >> 6) & 0x3fu));
-      o[3] = static_cast<uchar>(0x80u | (c & 0x3fu));
-      o += 4;
-      ++i;
-    } else {
-      return {0, i};
-    }
-    ++i;
+    const std::size_t k = encode_one(in, n, i, o);
+    if (k == 0) return {0, i};
+    i += k;
   }
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
+}
+
+transcoded utf16_to_utf8_wide(const char16_t* in, std::size_t n, char* out) noexcept {
+#if MPK_UNICODE_SSSE3
+  if (has_ssse3()) return utf16_to_utf8_ssse3(in, n, out);
+#endif
+  return utf16_to_utf8_raw(in, n, out);
 }
 
 transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexcept {
@@ -320,7 +459,11 @@ result<std::size_t> utf16_to_utf8(std::u16string_view text, std::span<char> out)
     if (!need) return need;
     if (*need > out.size()) return mpk::error{errc::buffer_full, 0};
   }
-  const detail::transcoded t = detail::utf16_to_utf8_raw(text.data(), text.size(), out.data());
+  // With 3 bytes per code unit the wide transcoder may use all of `out` as scratch.
+  const detail::transcoded t =
+      out.size() / 3 < text.size()
+          ? detail::utf16_to_utf8_raw(text.data(), text.size(), out.data())
+          : detail::utf16_to_utf8_wide(text.data(), text.size(), out.data());
   if (t.error_at != detail::transcoded::no_error)
     return mpk::error{errc::invalid_utf16, t.error_at};
   return t.count;

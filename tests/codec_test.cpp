@@ -19,6 +19,7 @@
 #include <map>
 #include <new>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <string_view>
@@ -360,6 +361,78 @@ TEST(CodecBytes, SixteenFieldsUseMap16) {
   f.k00 = 1;
   const std::string h = packed_hex(f);
   EXPECT_EQ(h.substr(0, 26), "de 00 10 a3 6b 30 30 01 a3");
+}
+
+/// flat16 written field by field with the writer, as the codec's slow path does.
+std::string flat16_by_hand(const flat16& f, mpk::writer_options options = {}) {
+  mpk::buffer b;
+  mpk::writer w(b, options);
+  w.begin_map(16);
+  const auto field = [&](const char* key, const auto& v) {
+    w.write(key);
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>)
+      w.write(std::string_view(v));
+    else
+      w.write(v);
+  };
+  field("k00", f.k00), field("k01", f.k01), field("k02", f.k02), field("k03", f.k03);
+  field("k04", f.k04), field("k05", f.k05), field("k06", f.k06), field("k07", f.k07);
+  field("k08", f.k08), field("k09", f.k09), field("k10", f.k10), field("k11", f.k11);
+  field("k12", f.k12), field("k13", f.k13), field("k14", f.k14), field("k15", f.k15);
+  return to_hex(b.bytes());
+}
+
+TEST(CodecBytes, StructsOfScalarsAndStringsGiveTheWritersBytes) {
+  // A struct of scalars and strings is written with one reservation when the writer's
+  // options allow it (codec/describe.hpp): its bytes must be the writer's, at every integer
+  // and string boundary, and in every fallback (options, sinks without room, long strings).
+  std::mt19937_64 rng(5);
+  const std::int64_t ints[] = {
+      0,         127,          128,          255,    256,       65535,
+      65536,     4294967295LL, 4294967296LL, -1,     -32,       -33,
+      -128,      -129,         -32768,       -32769, INT32_MIN, std::int64_t{INT32_MIN} - 1,
+      INT64_MIN, INT64_MAX};
+  const std::size_t lengths[] = {0, 1, 31, 32, 255, 256, 3000, 5000, 65536};
+  for (int round = 0; round < 200; ++round) {
+    flat16 f;
+    const auto i = [&] { return ints[rng() % std::size(ints)]; };
+    const auto str = [&] {
+      return std::string(lengths[rng() % 5 + (rng() % 8 == 0 ? 4 : 0)], 'x');
+    };
+    f = {i(),   0.5 * double(i()),
+         str(), rng() % 2 == 0,
+         i(),   1e300,
+         str(), true,
+         i(),   -0.0,
+         str(), false,
+         i(),   1.5,
+         str(), false};
+    SCOPED_TRACE(round);
+    EXPECT_EQ(packed_hex(f), flat16_by_hand(f));
+    for (const mpk::writer_options o :
+         {mpk::writer_options{.old_spec = true},
+          mpk::writer_options{.float32 = mpk::float32_policy::lossless},
+          mpk::writer_options{.float32 = mpk::float32_policy::always}})
+      EXPECT_EQ(packed_hex(f, o), flat16_by_hand(f, o));
+  }
+  // A span_sink with room for the exact bytes but not for the bound: the same bytes; with one
+  // byte less: buffer_full, as the writer would report it.
+  flat16 f;
+  f.k02 = "abc";
+  const std::string expected = flat16_by_hand(f);
+  const std::size_t size = hex(expected).size();
+  std::vector<std::byte> room(size);
+  mpk::span_sink exact(room);
+  mpk::writer w(exact);
+  ASSERT_TRUE(mpk::pack(f, w).has_value());
+  EXPECT_EQ(to_hex(exact.bytes()), expected);
+  mpk::span_sink short_by_one(std::span<std::byte>(room.data(), size - 1));
+  mpk::writer w2(short_by_one);
+  EXPECT_EQ(mpk::pack(f, w2).error().code, mpk::errc::buffer_full);
+  // After an error the writer writes nothing more.
+  const auto before = short_by_one.bytes().size();
+  EXPECT_FALSE(mpk::pack(f, w2).has_value());
+  EXPECT_EQ(short_by_one.bytes().size(), before);
 }
 
 TEST(CodecBytes, LongKeysAndOldSpec) {

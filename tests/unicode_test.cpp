@@ -317,6 +317,66 @@ TEST(Utf16, RoundTripsAtEveryBlockPosition) {
   }
 }
 
+// The wide transcoder (SSSE3 on x86, chosen at run time) against the reference encoder:
+// random text of every class (ASCII, 2-byte, 3-byte, astral pairs, the boundaries between
+// them) in lengths 0..100, so that every mix falls at every position of its 8-unit blocks;
+// one string in four has a lone surrogate somewhere. Same bytes, same error index, and
+// nothing written past 3 bytes per code unit.
+TEST(Utf16, WideTranscoderAgreesWithTheReference) {
+  std::mt19937 rng(11);
+  const char32_t classes[][4] = {{'a', 'z', 0, 0x7f},
+                                 {0x80, 0xe9, 0x3a9, 0x7ff},
+                                 {0x800, 0x2713, 0xd7ff, 0xe000},
+                                 {0xfffd, 0xffff, 0x10000, 0x1f600}};
+  int with_error = 0;
+  for (int round = 0; round < 4000; ++round) {
+    const std::size_t items = rng() % 101;
+    const std::size_t lone_at = rng() % 4 == 0 ? rng() % (items + 1) : items + 1;
+    const auto mix = rng() % 16;  // which classes this string draws from
+    std::u16string u;
+    std::string e;
+    std::size_t error_at = mpk::detail::transcoded::no_error;
+    for (std::size_t i = 0; i <= items; ++i) {
+      if (i == lone_at) {
+        error_at = u.size();
+        u += static_cast<char16_t>(rng() % 2 ? 0xd800 + rng() % 0x400 : 0xdc00 + rng() % 0x400);
+      }
+      if (i == items) break;
+      std::size_t k = rng() % 4;
+      while (((mix >> k) & 1) == 0 && mix != 0)
+        k = (k + 1) % 4;
+      const char32_t c = classes[k][rng() % 4];
+      u += utf16_of(c);
+      e += utf8_of(c);
+    }
+    SCOPED_TRACE(round);
+    std::vector<char> out(3 * u.size() + 16, '#');
+    const mpk::detail::transcoded t =
+        mpk::detail::utf16_to_utf8_wide(u.data(), u.size(), out.data());
+    for (std::size_t k = 3 * u.size(); k < out.size(); ++k)
+      ASSERT_EQ(out[k], '#') << "written past 3 bytes per unit";
+    if (error_at != mpk::detail::transcoded::no_error) {
+      ++with_error;
+      ASSERT_EQ(t.error_at, error_at);
+      EXPECT_EQ(mpk::utf16_to_utf8(u, std::span<char>(out.data(), 3 * u.size())).error(),
+                (mpk::error{mpk::errc::invalid_utf16, error_at}));
+      continue;
+    }
+    ASSERT_EQ(t.error_at, mpk::detail::transcoded::no_error);
+    ASSERT_EQ(std::string(out.data(), t.count), e);
+    // The public function and the writer take the same path.
+    EXPECT_EQ(mpk::utf16_to_utf8(u, std::span<char>(out.data(), 3 * u.size())).value(), e.size());
+    mpk::buffer buf;
+    mpk::writer w(buf);
+    w.write(std::u16string_view(u));
+    ASSERT_TRUE(w.ok());
+    mpk::reader r(buf.bytes());
+    EXPECT_EQ(r.read<std::string>(), e);
+    EXPECT_TRUE(r.ok());
+  }
+  EXPECT_GT(with_error, 500);
+}
+
 TEST(Utf16, IntoCallerMemory) {
   const std::u16string u = u"caf\u00e9 \U0001F600";  // 4 + 1 + 2 units, 3 + 2 + 1 + 4 bytes
   ASSERT_EQ(u.size(), 7u);

@@ -49,6 +49,96 @@ inline constexpr bool is_character_v =
     std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
     std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>;
 
+// Encoders for callers that reserved room themselves (the codec writes a struct of scalars
+// and strings with one reservation): each writes at `p` the bytes writer::write would write
+// for the value (options at their defaults: no old-spec, float32 policy `never`) and returns
+// the end. Room needed: 9 bytes for an integer or a double, 5 for a float, 1 for a bool,
+// 5 + size for a str (shorter than 2^32 bytes).
+inline std::byte* put_unsigned(std::byte* p, std::uint64_t v) noexcept {
+  if (v <= marker::positive_fixint_max) {
+    p[0] = static_cast<std::byte>(v);
+    return p + 1;
+  }
+  if (v <= 0xff) {
+    p[0] = std::byte{marker::uint8};
+    p[1] = static_cast<std::byte>(v);
+    return p + 2;
+  }
+  if (v <= 0xffff) {
+    p[0] = std::byte{marker::uint16};
+    store_be16(p + 1, static_cast<std::uint16_t>(v));
+    return p + 3;
+  }
+  if (v <= 0xffffffff) {
+    p[0] = std::byte{marker::uint32};
+    store_be32(p + 1, static_cast<std::uint32_t>(v));
+    return p + 5;
+  }
+  p[0] = std::byte{marker::uint64};
+  store_be64(p + 1, v);
+  return p + 9;
+}
+
+inline std::byte* put_signed(std::byte* p, std::int64_t v) noexcept {
+  if (v >= 0) return put_unsigned(p, static_cast<std::uint64_t>(v));
+  if (v >= -32) {
+    p[0] = static_cast<std::byte>(v);
+    return p + 1;
+  }
+  if (v >= INT8_MIN) {
+    p[0] = std::byte{marker::int8};
+    p[1] = static_cast<std::byte>(v);
+    return p + 2;
+  }
+  if (v >= INT16_MIN) {
+    p[0] = std::byte{marker::int16};
+    store_be16(p + 1, static_cast<std::uint16_t>(v));
+    return p + 3;
+  }
+  if (v >= INT32_MIN) {
+    p[0] = std::byte{marker::int32};
+    store_be32(p + 1, static_cast<std::uint32_t>(v));
+    return p + 5;
+  }
+  p[0] = std::byte{marker::int64};
+  store_be64(p + 1, static_cast<std::uint64_t>(v));
+  return p + 9;
+}
+
+inline std::byte* put_float64(std::byte* p, double v) noexcept {
+  p[0] = std::byte{marker::float64};
+  store_be64(p + 1, std::bit_cast<std::uint64_t>(v));
+  return p + 9;
+}
+
+inline std::byte* put_float32(std::byte* p, float v) noexcept {
+  p[0] = std::byte{marker::float32};
+  store_be32(p + 1, std::bit_cast<std::uint32_t>(v));
+  return p + 5;
+}
+
+inline std::byte* put_str(std::byte* p, std::string_view s) noexcept {
+  const std::size_t n = s.size();
+  if (n < 32) {
+    p[0] = static_cast<std::byte>(marker::fixstr | n);
+    p += 1;
+  } else if (n <= 0xff) {
+    p[0] = std::byte{marker::str8};
+    p[1] = static_cast<std::byte>(n);
+    p += 2;
+  } else if (n <= 0xffff) {
+    p[0] = std::byte{marker::str16};
+    store_be16(p + 1, static_cast<std::uint16_t>(n));
+    p += 3;
+  } else {
+    p[0] = std::byte{marker::str32};
+    store_be32(p + 1, static_cast<std::uint32_t>(n));
+    p += 5;
+  }
+  if (n != 0) std::memcpy(p, s.data(), n);
+  return p + n;
+}
+
 /// Bytes the sink holds; used to give a writer error its offset (cold path only).
 template <class S>
 std::size_t sink_position(const S& s) noexcept {
@@ -211,7 +301,7 @@ class writer {
       const std::size_t low = str_header_size(n);
       if (std::byte* p = out_->prepare(str_header_size(3 * n) + 3 * n)) [[likely]] {
         const detail::transcoded t =
-            detail::utf16_to_utf8_raw(s.data(), n, reinterpret_cast<char*>(p + low));
+            detail::utf16_to_utf8_wide(s.data(), n, reinterpret_cast<char*>(p + low));
         if (t.error_at != detail::transcoded::no_error) [[unlikely]]
           return fail(errc::invalid_utf16);
         const std::size_t head = str_header_size(t.count);

@@ -213,6 +213,13 @@ struct codec<bool> {
   static void write(writer<S>& w, bool v) noexcept {
     w.write(v);
   }
+  // One-reservation writing of structs (codec/describe.hpp): the room a value needs at most,
+  // and the encoder that writes it there.
+  static constexpr std::size_t direct_size(bool) noexcept { return 1; }
+  MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, bool v) noexcept {
+    p[0] = std::byte{v ? marker::true_value : marker::false_value};
+    return p + 1;
+  }
   static void read(reader& r, bool& out) noexcept { out = r.read<bool>(); }
 };
 
@@ -226,6 +233,13 @@ struct codec<T> {
     w.write(v);
   }
   MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
+  static constexpr std::size_t direct_size(T) noexcept { return 9; }
+  MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, T v) noexcept {
+    if constexpr (std::is_signed_v<T>)
+      return detail::put_signed(p, static_cast<std::int64_t>(v));
+    else
+      return detail::put_unsigned(p, static_cast<std::uint64_t>(v));
+  }
 };
 
 /// float: float32. double: float64 (or float32 as the writer's float32 policy says). Read
@@ -237,6 +251,14 @@ requires(std::is_same_v<T, float> || std::is_same_v<T, double>) struct codec<T> 
     w.write(v);
   }
   MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
+  // (The one-reservation path is taken only with float32_policy::never.)
+  static constexpr std::size_t direct_size(T) noexcept { return 1 + sizeof(T); }
+  MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, T v) noexcept {
+    if constexpr (std::is_same_v<T, float>)
+      return detail::put_float32(p, v);
+    else
+      return detail::put_float64(p, v);
+  }
 };
 
 /// std::nullptr_t: nil.
@@ -258,6 +280,10 @@ struct codec<std::string_view> {
   }
   MPK_ALWAYS_INLINE static void read(reader& r, std::string_view& out) noexcept {
     out = r.read_str();
+  }
+  static constexpr std::size_t direct_size(std::string_view v) noexcept { return 5 + v.size(); }
+  MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, std::string_view v) noexcept {
+    return detail::put_str(p, v);
   }
 };
 

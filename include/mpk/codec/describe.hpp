@@ -259,10 +259,15 @@ struct struct_codec {
       if (w.options().old_spec) [[unlikely]]
         return write_old_spec(w, v, std::make_index_sequence<count>{});
     }
-    if constexpr (count == 0)
+    if constexpr (count == 0) {
       w.write_raw(L::encoded.first);
-    else
+    } else {
+      if constexpr (all_direct(std::make_index_sequence<count>{})) {
+        if (write_direct(w, v, std::make_index_sequence<count>{})) [[likely]]
+          return;
+      }
       write_fields(w, v, std::make_index_sequence<count>{});
+    }
   }
 
   static void read(reader& r, T& v, read_context& ctx) {
@@ -273,6 +278,51 @@ struct struct_codec {
   }
 
  private:
+  template <std::size_t I>
+  using member_type =
+      std::remove_cvref_t<decltype(L::template member<I>(std::declval<const T&>()))>;
+
+  /// True when every field's codec can write straight into reserved room (scalars, strings).
+  template <std::size_t... I>
+  static constexpr bool all_direct(std::index_sequence<I...>) noexcept {
+    return (requires(const member_type<I>& m, std::byte* p) {
+      codec<member_type<I>>::direct_size(m);
+      codec<member_type<I>>::put_direct(p, m);
+    } && ...);
+  }
+
+  /// A struct of scalars and strings with one reservation: its constant bytes and values
+  /// written through a pointer, one commit. False (nothing written) when the writer has an
+  /// error or options that change the bytes (old-spec, a float32 policy), when the bound is
+  /// above 4 KiB, or when the sink has no room for the bound: the caller then writes field
+  /// by field (which reports the errors).
+  template <class S, std::size_t... I>
+  MPK_ALWAYS_INLINE static bool write_direct(writer<S>& w, const T& v,
+                                             std::index_sequence<I...>) noexcept {
+    constexpr std::size_t direct_max = 4096;
+    if (!w.ok() || w.options().old_spec || w.options().float32 != float32_policy::never)
+      return false;
+    const std::size_t bound =
+        L::total_size + (codec<member_type<I>>::direct_size(L::template member<I>(v)) + ...);
+    if (bound > direct_max) return false;
+    std::byte* const start = w.sink().prepare(bound);
+    if (start == nullptr) [[unlikely]]
+      return false;
+    std::byte* p = start;
+    ((p = put_segment<I>(p), p = codec<member_type<I>>::put_direct(p, L::template member<I>(v))),
+     ...);
+    w.sink().commit(static_cast<std::size_t>(p - start));
+    return true;
+  }
+
+  /// The constant bytes before field I (header, key), copied with a constant size.
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static std::byte* put_segment(std::byte* p) noexcept {
+    constexpr std::size_t n = L::template segment_size<I>;
+    if constexpr (n != 0) std::memcpy(p, L::encoded.first.data() + L::encoded.second[I], n);
+    return p + n;
+  }
+
   template <class S, std::size_t... I>
   MPK_ALWAYS_INLINE static void write_fields(writer<S>& w, const T& v,
                                              std::index_sequence<I...>) noexcept {

@@ -78,6 +78,10 @@ struct codec<std::basic_string<char, Traits, Alloc>> {
   MPK_ALWAYS_INLINE static void write(writer<S>& w, const type& v) noexcept {
     w.write_str(std::string_view(v.data(), v.size()));
   }
+  static std::size_t direct_size(const type& v) noexcept { return 5 + v.size(); }
+  MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, const type& v) noexcept {
+    return detail::put_str(p, std::string_view(v.data(), v.size()));
+  }
   MPK_ALWAYS_INLINE static void read(reader& r, type& out) {
     const std::size_t at = r.position();
     const std::string_view s = r.read_str();  // checked already with utf8_check::all
