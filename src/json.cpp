@@ -180,7 +180,7 @@ void append_special(std::string& out, F v) {
 class text_out {
  public:
   explicit text_out(std::string& s) noexcept : s_(s) {}
-  ~text_out() { flush(); }
+  ~text_out() = default;  // the owner calls flushed() at the end (it may throw bad_alloc)
   text_out(const text_out&) = delete;
   text_out& operator=(const text_out&) = delete;
 
@@ -260,6 +260,8 @@ class converter {
  public:
   converter(reader& r, std::string& out, const to_json_options& o) : r_(r), out_(out), o_(o) {}
 
+  /// Moves what is staged to the caller's string: call it last.
+  void finish() { out_.flushed(); }
   /// The '\n' after a value of JSON Lines.
   void end_line() { out_ += '\n'; }
   /// The size of the caller's string, with what is staged.
@@ -598,6 +600,7 @@ class converter {
 result<void> to_json(reader& r, std::string& out, const to_json_options& options) {
   converter c(r, out, options);
   result<void> res = c.run();
+  c.finish();
   return res;
 }
 
@@ -608,11 +611,15 @@ result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_opt
   std::size_t values = 0;
   converter c(r, out, options);
   while (!r.at_end()) {
-    if (auto res = c.run(); !res) return res.error();
+    if (auto res = c.run(); !res) {
+      c.finish();
+      return res.error();
+    }
     c.end_line();
     ++values;
     if (c.size() - start >= stop_after) break;
   }
+  c.finish();
   return values;
 }
 
