@@ -400,6 +400,31 @@ TEST(records_typed, other_types_through_their_codec) {
   EXPECT_EQ(to_hex(out->bytes()), "d4 72 40 92 a1 61 a1 62 d4 72 41 92 a1 78 a1 79 01 02 41 03 04");
 }
 
+struct label {
+  std::string_view text;
+  std::string copy;
+};
+MPK_MAP(label, text, copy);
+
+TEST(records_typed, utf8_checks) {
+  const auto bad_view = hex("d4 72 40 92 a4 74 65 78 74 a4 63 6f 70 79 a2 c3 28 a0");
+  const auto bad_copy = hex("d4 72 40 92 a4 74 65 78 74 a4 63 6f 70 79 a0 a2 c3 28");
+  mpk::records_decoder owned;
+  EXPECT_TRUE(mpk::unpack_records<label>(owned, bad_view).has_value());
+  EXPECT_EQ(mpk::unpack_records<label>(owned, bad_copy).error(),
+            (mpk::error{errc::invalid_utf8, 15}));
+  mpk::records_decoder all({.utf8 = mpk::utf8_check::all});
+  EXPECT_EQ(mpk::unpack_records<label>(all, bad_view).error(),
+            (mpk::error{errc::invalid_utf8, 14}));
+  mpk::records_decoder none({.utf8 = mpk::utf8_check::none});
+  EXPECT_TRUE(mpk::unpack_records<label>(none, bad_copy).has_value());
+  const auto good = hex("d4 72 40 92 a4 74 65 78 74 a4 63 6f 70 79 a2 c3 a9 a6 68 c3 a9 6c 6c 6f");
+  auto ok = mpk::unpack_records<label>(all, good);  // text: a view into `good`
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->text, "\xc3\xa9");
+  EXPECT_EQ(ok->copy, "h\xc3\xa9llo");
+}
+
 TEST(records_typed, hostile_input_errors) {
   mpk::records_decoder dec;
   EXPECT_EQ(mpk::unpack_records<point>(dec, hex("d4 72 40 dc ff ff a1 61")).error(),

@@ -314,6 +314,12 @@ MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
     if (c.p != c.end && (u8(c.p) & 0xc0u) == 0x40u && c.table->is_record(u8(c.p))) [[unlikely]]
       return c.fail(c.p, errc::type_mismatch);
     out = leaf<decoder_for<T>>(c);
+  } else if constexpr (std::is_same_v<T, std::string_view>) {
+    const std::byte* const at = c.p;
+    out = leaf<str_decoder>(c);
+    if (c.utf8 == utf8_check::all && !short_ascii(out.data(), out.size()) && !is_valid_utf8(out))
+        [[unlikely]]
+      return c.fail(at, errc::invalid_utf8);
   } else if constexpr (is_direct_leaf<T>) {
     out = leaf<decoder_for<T>>(c);
   } else if constexpr (std::is_same_v<T, std::vector<std::byte>>) {
