@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/w5_beer_types.hpp"
 #include "data/w5_typed_objects.hpp"
 #include "data/w5_w7_checks.hpp"
 #include "support/peers/nlohmann.hpp"
@@ -42,29 +43,7 @@ namespace w5 {
 using checks::bytes_view;
 using typed_objects::beer;
 
-// --- the C++ types ---------------------------------------------------------------------
-
-/// A beer in map mode: {"brand": ..., "alcohol": ..., "brewery": ..., "sort": [...]}.
-struct beer_map {
-  std::string brand;
-  double alcohol = 0;
-  std::string brewery;
-  std::vector<std::string> sort;
-  friend bool operator==(const beer_map&, const beer_map&) = default;
-  MSGPACK_DEFINE_MAP(brand, alcohol, brewery, sort)
-};
-MPK_MAP(beer_map, brand, alcohol, brewery, sort);
-
-/// The same beer in array mode: [brand, alcohol, brewery, [sort...]].
-struct beer_array {
-  std::string brand;
-  double alcohol = 0;
-  std::string brewery;
-  std::vector<std::string> sort;
-  friend bool operator==(const beer_array&, const beer_array&) = default;
-  MSGPACK_DEFINE_ARRAY(brand, alcohol, brewery, sort)
-};
-MPK_ARRAY(beer_array, brand, alcohol, brewery, sort);
+// --- the C++ types (beer_map, beer_array: bench/data/w5_beer_types.hpp) -------------------
 
 template <class B>
 B convert(const beer& b) {

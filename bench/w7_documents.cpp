@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "data/w5_beer_types.hpp"
 #include "data/w5_typed_objects.hpp"
 #include "data/w5_w7_checks.hpp"
 #include "data/w7_documents.hpp"
@@ -480,15 +481,7 @@ bool add_stream(workload_table& t, const run_config& cfg) {
 
 // --- records -------------------------------------------------------------------------------
 
-struct beer {
-  std::string brand;
-  double alcohol = 0;
-  std::string brewery;
-  std::vector<std::string> sort;
-  friend bool operator==(const beer&, const beer&) = default;
-  MSGPACK_DEFINE_MAP(brand, alcohol, brewery, sort)
-};
-MPK_MAP(beer, brand, alcohol, brewery, sort);
+using beer = w5::beer_map;  // W5's beer in map mode (bench/data/w5_beer_types.hpp)
 
 struct map_entry {
   std::string key;
