@@ -4,13 +4,13 @@
 //
 // Entry points: the reader's generic read (peek, typed reads and container headers: the walk
 // of fuzz/fuzz_support.hpp), skip(), field_size() and raw_value(); document::parse and
-// read_value (mpk/value.hpp); to_json (mpk/json.hpp, lossless); typed unpack (mpk/codec.hpp)
-// and read_timestamp
-// (mpk/ext/timestamp.hpp) where the class concerns them; UTF-8 checks (mpk/unicode.hpp
-// through the reader's utf8_check policy).
+// read_value (mpk/value.hpp); to_json (mpk/json.hpp, lossless); typed unpack into an
+// mpk::value (mpk/codec.hpp), plus typed targets and recursive structs (with the stack they
+// take per level) and read_timestamp (mpk/ext/timestamp.hpp) where the class concerns them;
+// from_json on hostile JSON text; UTF-8 checks (mpk/unicode.hpp through the reader's
+// utf8_check policy).
 // docs/security.md states the policies these tests hold the library to.
 #include <gtest/gtest.h>
-#include <pthread.h>
 #include <mpk/buffer.hpp>
 #include <mpk/codec.hpp>
 #include <mpk/ext/timestamp.hpp>
@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -34,6 +35,7 @@
 #include "../fuzz/alloc_count.hpp"
 #include "../fuzz/fuzz_support.hpp"
 #include "support/hex.hpp"
+#include "support/small_stack.hpp"
 
 // gtest prints an mpk::error as "offset 3: <message>" (found by argument-dependent lookup).
 namespace mpk::inline v0 {
@@ -130,6 +132,16 @@ outcome via_json(std::span<const std::byte> in, const mpk::limits& lim) {
   return {res.error(), res ? r.position() : 0, 0};
 }
 
+/// Typed decoding: mpk::unpack into an mpk::value (the codec of "any" fields), which takes
+/// every value; the typed classes (structs, integers, containers) have their own tests below.
+outcome via_unpack(std::span<const std::byte> in, const mpk::limits& lim) {
+  mpk::reader r(in, lim);
+  mpk_fuzz::alloc_scope scope;
+  mpk::value v;
+  const auto res = mpk::unpack(r, v);
+  return {res.error(), res ? r.position() : 0, scope.peak()};
+}
+
 struct named_entry {
   const char* name;
   entry_point run;
@@ -151,6 +163,8 @@ const named_entry entry_points[] = {
     {"read_value", via_read_value, 256, true},
     // Its output text is not counted (peak 0): it grows with the input, in a std::string.
     {"to_json", via_json, 0, false},
+    // As read_value: the document, then the owned value.
+    {"unpack<mpk::value>", via_unpack, 256, true},
 };
 
 /// Runs every entry point on `in` and checks that each reports `expected` (an error, or
@@ -175,21 +189,7 @@ void expect_all(const bytes& in, const mpk::limits& lim, mpk::error expected, st
   }
 }
 
-/// Runs `fn` on a thread whose stack is only 256 KiB: enough for any non-recursive
-/// decoder, far too little for one that recurses once per nesting level on 100000 levels.
-void on_small_stack(const std::function<void()>& fn, std::size_t stack_size = 256 * 1024) {
-  pthread_attr_t attr;
-  ASSERT_EQ(pthread_attr_init(&attr), 0);
-  ASSERT_EQ(pthread_attr_setstacksize(&attr, stack_size), 0);
-  pthread_t thread;
-  auto trampoline = [](void* arg) -> void* {
-    (*static_cast<const std::function<void()>*>(arg))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()>*>(&fn)), 0);
-  ASSERT_EQ(pthread_join(thread, nullptr), 0);
-  pthread_attr_destroy(&attr);
-}
+using mpk_test::on_small_stack;
 
 const mpk::limits defaults{};
 const mpk::limits trusted = mpk::limits::trusted();
@@ -557,6 +557,35 @@ struct node {
 MPK_ARRAY(node, value, children);
 }  // namespace typed
 
+namespace typed {
+/// A field that records the stack address at which it is decoded: one probe per level of
+/// a recursive type shows the stack each level takes.
+struct stack_probe {};
+std::vector<std::uintptr_t> probe_addresses;
+
+/// probed_node = [nil, [children...]], the shape of `node` with a probe for its value.
+struct probed_node {
+  stack_probe probe;
+  std::vector<probed_node> children;
+};
+MPK_ARRAY(probed_node, probe, children);
+}  // namespace typed
+}  // namespace
+
+template <>
+struct mpk::codec<typed::stack_probe> {
+  template <class S>
+  static void write(mpk::writer<S>& w, typed::stack_probe) noexcept {
+    w.write_nil();
+  }
+  [[gnu::noinline]] static void read(mpk::reader& r, typed::stack_probe&) {
+    r.read_nil();
+    typed::probe_addresses.push_back(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)));
+  }
+};
+
+namespace {
+
 template <class T>
 mpk::error unpack_error(const bytes& in, mpk::unpack_options opts = {}) {
   return mpk::unpack<T>(in, opts).error();
@@ -614,6 +643,128 @@ TEST(Hostile, UnpackDeepRecursiveTypeStopsAtTheDepthLimit) {
     EXPECT_EQ(unpack_error<std::vector<std::vector<std::int32_t>>>(deep_arrays()),
               (mpk::error{errc::type_mismatch, 2}));
   });
+}
+
+// The stack a recursive type takes per level, as docs/security.md states it: measured with a
+// probe at every level, then a 100000-deep input on a stack sized by that bound for the
+// default max_depth (512 containers, 256 levels of this type) ends in depth_exceeded.
+#if defined(__SANITIZE_ADDRESS__)
+#define MPK_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MPK_TEST_ASAN 1
+#endif
+#endif
+#ifndef MPK_TEST_ASAN
+#define MPK_TEST_ASAN 0
+#endif
+
+TEST(Hostile, UnpackStackPerLevelIsBounded) {
+  // Documented bounds per level of `probed_node` (two typed containers: the struct's array
+  // and the vector's): 4 KiB in a debug build, 16 KiB under ASan (whose frames carry red
+  // zones); docs/security.md has the measured figures.
+  constexpr std::size_t bound = MPK_TEST_ASAN ? 16384 : 4096;
+  const bytes in = concat(repeat(hex("92 c0 91"), deep), hex("92 c0 90"));
+  typed::probe_addresses.clear();
+  typed::probe_addresses.reserve(300);
+  on_small_stack(
+      [&] {
+        EXPECT_EQ(unpack_error<typed::probed_node>(in), (mpk::error{errc::depth_exceeded, 768}));
+      },
+      256 * bound + 128 * 1024);
+  ASSERT_EQ(typed::probe_addresses.size(), 256u);  // levels 1..256 decoded their probe
+  const std::uintptr_t top = typed::probe_addresses.front();
+  const std::uintptr_t bottom = typed::probe_addresses.back();
+  ASSERT_GT(top, bottom);  // the stack grows down, one frame chain per level
+  const std::size_t per_level = (top - bottom) / 255;
+  EXPECT_LE(per_level, bound);
+  std::printf("[ stack    ] %zu bytes per level of a recursive struct (this build)\n", per_level);
+  // With a lower max_depth the same input needs proportionally less.
+  typed::probe_addresses.clear();
+  on_small_stack(
+      [&] {
+        EXPECT_EQ(unpack_error<typed::probed_node>(in, {.limits = {.max_depth = 64}}),
+                  (mpk::error{errc::depth_exceeded, 96}));
+      },
+      32 * bound + 64 * 1024);
+  EXPECT_EQ(typed::probe_addresses.size(), 32u);
+}
+
+// --- JSON text into MessagePack ------------------------------------------------------------
+
+/// from_json of `text` into a fresh buffer, on the small stack: the error, or ok.
+mpk::error from_json_error(const std::string& text, mpk::from_json_options options = {}) {
+  mpk::error e{};
+  on_small_stack([&] {
+    mpk::buffer out;
+    const auto n = mpk::from_json(text, out, options);
+    e = n ? mpk::error{} : n.error();
+  });
+  return e;
+}
+
+TEST(Hostile, FromJsonDeepNesting) {
+  // 100000 '[' (unclosed, and closed): a depth error, not a stack overflow, however the
+  // depth option is set (simdjson stops at 1024 levels itself).
+  const std::string open(deep, '[');
+  const std::string closed = open + std::string(deep, ']');
+  const std::string objects = [] {
+    std::string t;
+    for (std::size_t i = 0; i < deep; ++i)
+      t += "{\"a\":";
+    t += "1";
+    t += std::string(deep, '}');
+    return t;
+  }();
+  for (const std::string* text : {&open, &closed, &objects}) {
+    EXPECT_NE(from_json_error(*text).code, errc::ok);
+    EXPECT_EQ(from_json_error(*text, {.max_depth = 1000000}).code, from_json_error(*text).code);
+  }
+  EXPECT_EQ(from_json_error(closed).code, errc::depth_exceeded);
+  EXPECT_EQ(from_json_error(objects).code, errc::depth_exceeded);
+  // Within the limit: fine; one past it: depth_exceeded.
+  EXPECT_EQ(from_json_error(std::string(512, '[') + std::string(512, ']')), mpk::error{});
+  EXPECT_EQ(from_json_error(std::string(513, '[') + std::string(513, ']')).code,
+            errc::depth_exceeded);
+}
+
+TEST(Hostile, FromJsonNumbersStringsAndKeys) {
+  const auto packed = [](const std::string& text) {
+    mpk::buffer out;
+    const auto n = mpk::from_json(text, out);
+    return n ? mpk_test::to_hex(out.bytes()) : std::string("error ") + n.error().to_string();
+  };
+  // Integers beyond 64 bits become the nearest float64; a number beyond double's range (a
+  // 100000-digit integer too) is an error, not an infinity.
+  EXPECT_EQ(packed("18446744073709551616"), "cb 43 f0 00 00 00 00 00 00");
+  EXPECT_EQ(packed("-9223372036854775809"), "cb c3 e0 00 00 00 00 00 00");
+  EXPECT_EQ(from_json_error("1e400").code, errc::out_of_range);
+  EXPECT_EQ(from_json_error("-1e400").code, errc::out_of_range);
+  EXPECT_EQ(packed("1e-400"), "cb 00 00 00 00 00 00 00 00");  // underflow: zero
+  const std::string digits(deep, '9');
+  const mpk::error huge = from_json_error(digits);
+  EXPECT_EQ(huge.code, errc::out_of_range) << huge.to_string();
+  // 1 and 100000 zeros, times 10^-99999: exactly 10, as a float64 (it has an exponent).
+  EXPECT_EQ(packed("1" + std::string(deep, '0') + "e-99999"), "cb 40 24 00 00 00 00 00 00");
+  // Text that is not UTF-8 (overlong, surrogate, above U+10FFFF, truncated), in a value and
+  // in a key.
+  for (const char* bad : {"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(from_json_error(std::string("\"") + bad + "\"").code, errc::invalid_utf8);
+    EXPECT_EQ(from_json_error(std::string("{\"") + bad + "\": 1}").code, errc::invalid_utf8);
+  }
+  // Escapes of lone surrogates cannot become UTF-8: rejected; a pair is one code point.
+  for (const char* lone : {R"("\ud800")", R"("\udc00")", R"("a\ud83dx")", R"("\ude00\ud83d")"}) {
+    SCOPED_TRACE(lone);
+    EXPECT_NE(from_json_error(lone).code, errc::ok);
+  }
+  EXPECT_EQ(packed(R"("\ud83d\ude00")"), "a4 f0 9f 98 80");
+  // Duplicate keys are written as they come; a strict document then rejects them.
+  EXPECT_EQ(packed(R"({"a": 1, "a": 2})"), "82 a1 61 01 a1 61 02");
+  mpk::buffer out;
+  ASSERT_TRUE(mpk::from_json(R"({"a": 1, "b": {"c": 1, "c": 2}})", out).has_value());
+  EXPECT_EQ(mpk::document::parse(out.bytes(), {}, {.reject_duplicate_keys = true}).error(),
+            (mpk::error{errc::duplicate_key, 10}));
 }
 
 TEST(Hostile, UnpackIntegersAndTrailingBytes) {
