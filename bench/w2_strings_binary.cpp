@@ -343,11 +343,7 @@ bool register_strings_binary(suite& s, const run_config& cfg) {
                 size_text(total).c_str());
   bool ok = true;
   const std::string unit = "value";
-  // --quick: 0.01 s per cell instead of the run's 0.05 s (many cells; a smoke test).
-  const auto add = [&t, &cfg](auto&&... a) {
-    benchmark::internal::Benchmark* b = t.add(std::forward<decltype(a)>(a)...);
-    if (cfg.quick) b->MinTime(0.01);
-  };
+  const auto add = verify::quick_adder(t, cfg);  // --quick: 0.01 s per cell
 
   for (const auto& cp : cases) {
     w2_case& c = *cp;
@@ -580,10 +576,7 @@ void add_strings_binary_rates(suite& s) {
       for (const implementation_info& i : t->implementations()) {
         const cell* x = t->find(c.name, i.name);
         if (x == nullptr || !x->error.empty() || x->ns_per_unit.empty()) continue;
-        std::vector<double> v = x->ns_per_unit;
-        std::sort(v.begin(), v.end());
-        const double median =
-            v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+        const double median = verify::median(x->ns_per_unit);
         if (median <= 0) continue;
         char text[64];
         std::snprintf(text, sizeof text, "%s%s %.2f", line.empty() ? "" : ", ", i.name.c_str(),

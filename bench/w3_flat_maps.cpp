@@ -611,11 +611,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
               "each map into the library's dynamic type, then every entry visited"});
 
   const std::string unit = "map";
-  // --quick: 0.01 s per cell instead of the run's 0.05 s (many cells; a smoke test).
-  const auto add = [&t, &cfg](auto&&... a) {
-    benchmark::internal::Benchmark* b = t.add(std::forward<decltype(a)>(a)...);
-    if (cfg.quick) b->MinTime(0.01);
-  };
+  const auto add = verify::quick_adder(t, cfg);  // --quick: 0.01 s per cell
   const std::string values_ok =
       "same values (reads mpk's, msgpack-cxx's, msgpack-c's and "
       "nlohmann's bytes back to the data)";

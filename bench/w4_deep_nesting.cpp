@@ -465,11 +465,7 @@ bool register_deep_nesting(suite& s, const run_config& cfg) {
   if (say) std::printf("W4 deep_nesting\nverification (BENCHMARKS.md rule 2):\n");
 
   const std::string unit = "structure";
-  // --quick: 0.01 s per cell instead of the run's 0.05 s (many cells; a smoke test).
-  const auto add = [&t, &cfg](auto&&... a) {
-    benchmark::internal::Benchmark* b = t.add(std::forward<decltype(a)>(a)...);
-    if (cfg.quick) b->MinTime(0.01);
-  };
+  const auto add = verify::quick_adder(t, cfg);  // --quick: 0.01 s per cell
   const char* op_names[] = {"build", "examine", "examine_unchecked", "field_size", "dom"};
   const char* op_titles[] = {"build", "examine (checked)", "examine unchecked", "field_size",
                              "parse into a DOM"};
@@ -704,10 +700,7 @@ void add_deep_nesting_per_level(suite& s) {
             continue;
           const cell* x = t->find(c.name, i.name);
           if (x == nullptr || !x->error.empty() || x->ns_per_unit.empty()) continue;
-          std::vector<double> v = x->ns_per_unit;
-          std::sort(v.begin(), v.end());
-          const double median =
-              v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+          const double median = verify::median(x->ns_per_unit);
           char text[48];
           std::snprintf(text, sizeof text, "%sN=%zu: %.2f", line.empty() ? "" : ", ", n->second,
                         median / static_cast<double>(n->second));

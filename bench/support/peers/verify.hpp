@@ -5,13 +5,17 @@
 //     std::string verdict = verify::bytes_verdict(mine, reference);  // "same bytes as mpk (...)"
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/digest.hpp"
+#include "support/suite.hpp"
 
 namespace mpk_bench::verify {
 
@@ -71,6 +75,23 @@ inline std::string check_digest(bytes_view bytes, std::uint64_t want) {
 inline std::string check_sum(std::uint64_t got, std::uint64_t want) {
   if (got == want) return {};
   return "timed loop read wrong values (checksum " + hex64(got) + ", expected " + hex64(want) + ")";
+}
+
+/// The median of the repetitions of a cell (0 when there are none).
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/// A function that registers a cell like workload_table::add and, with --quick, shortens
+/// its minimum time to 0.01 s (workloads with many cells stay a smoke test).
+inline auto quick_adder(workload_table& t, const run_config& cfg) {
+  return [&t, quick = cfg.quick](auto&&... a) {
+    benchmark::internal::Benchmark* b = t.add(std::forward<decltype(a)>(a)...);
+    if (quick) b->MinTime(0.01);
+  };
 }
 
 }  // namespace mpk_bench::verify
