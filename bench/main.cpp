@@ -41,6 +41,18 @@ bool starts_with(const char* s, const char* prefix) {
   return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
 }
 
+/// Registers every workload in the order of BENCHMARKS.md (each verifies its cells first).
+/// False when a workload found wrong values: the run stops.
+bool register_all(mpk_bench::suite& suite, const mpk_bench::run_config& cfg) {
+  using namespace mpk_bench;
+  for (auto* add :
+       {register_small_fields, register_strings_binary, register_flat_maps, register_deep_nesting,
+        register_typed_objects, register_lua_bench, register_documents, register_json_conversion}) {
+    if (!add(suite, cfg)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -106,14 +118,7 @@ int main(int argc, char** argv) {
   if (cfg.list_only) {
     // Only the names of the benchmarks: no verification, no timing, no result files.
     mpk_bench::suite suite;
-    if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
-    if (!mpk_bench::register_strings_binary(suite, cfg)) return 1;
-    if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
-    if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
-    if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
-    if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
-    if (!mpk_bench::register_documents(suite, cfg)) return 1;
-    if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
+    if (!register_all(suite, cfg)) return 1;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
@@ -125,14 +130,7 @@ int main(int argc, char** argv) {
   std::printf("heap allocation counting: %s\n\n", counting ? "on" : "OFF (not measured)");
 
   mpk_bench::suite suite;
-  if (!mpk_bench::register_small_fields(suite, cfg)) return 1;
-  if (!mpk_bench::register_strings_binary(suite, cfg)) return 1;
-  if (!mpk_bench::register_flat_maps(suite, cfg)) return 1;
-  if (!mpk_bench::register_deep_nesting(suite, cfg)) return 1;
-  if (!mpk_bench::register_typed_objects(suite, cfg)) return 1;
-  if (!mpk_bench::register_lua_bench(suite, cfg)) return 1;
-  if (!mpk_bench::register_documents(suite, cfg)) return 1;
-  if (!mpk_bench::register_json_conversion(suite, cfg)) return 1;
+  if (!register_all(suite, cfg)) return 1;
   std::printf("\n");
   std::fflush(stdout);
 
