@@ -127,9 +127,9 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     // bytes left or above its limit), parse reports the depth, the reader the header.
     const mpk::error e = doc.error();
     const bool earlier_truncation = e.code == mpk::errc::truncated && e.offset < expected.offset;
-    const bool depth_first = e.code == mpk::errc::depth_exceeded && e.offset == expected.offset &&
-                             (expected.code == mpk::errc::truncated ||
-                              expected.code == mpk::errc::limit_exceeded);
+    const bool depth_first =
+        e.code == mpk::errc::depth_exceeded && e.offset == expected.offset &&
+        (expected.code == mpk::errc::truncated || expected.code == mpk::errc::limit_exceeded);
     MPK_FUZZ_CHECK(earlier_truncation || depth_first);
   }
 
@@ -166,11 +166,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   mpk_fuzz::current_input = input;
   check_with(input, mpk::limits{});
   check_with(input, mpk::limits::trusted());
-  check_with(input, mpk::limits{.max_depth = 3,
-                                .max_str_len = 4,
-                                .max_bin_len = 4,
-                                .max_ext_len = 4,
-                                .max_array_len = 4,
-                                .max_map_len = 4});
+  check_with(input, mpk_fuzz::tiny_limits);
   return 0;
 }

@@ -27,6 +27,15 @@ inline std::span<const std::byte> current_input;
   std::abort();  // libFuzzer saves the input as a crash; the replay test fails
 }
 
+/// Limits so small that short inputs reach every one of them; the targets check each input
+/// under these as well as under the defaults (and most under limits::trusted()).
+inline const mpk::limits tiny_limits{.max_depth = 3,
+                                     .max_str_len = 4,
+                                     .max_bin_len = 4,
+                                     .max_ext_len = 4,
+                                     .max_array_len = 4,
+                                     .max_map_len = 4};
+
 }  // namespace mpk_fuzz
 
 /// A property of a fuzz target: aborts, printing the input, when `cond` is false. Active in

@@ -59,11 +59,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_with(input, mpk::limits{});
   check_with(input, mpk::limits::trusted());
   // Small limits, so that the fuzzer reaches every limit with short inputs.
-  check_with(input, mpk::limits{.max_depth = 3,
-                                .max_str_len = 4,
-                                .max_bin_len = 4,
-                                .max_ext_len = 4,
-                                .max_array_len = 4,
-                                .max_map_len = 4});
+  check_with(input, mpk_fuzz::tiny_limits);
   return 0;
 }

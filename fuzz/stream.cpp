@@ -220,13 +220,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t k = std::min<std::size_t>(std::to_integer<std::size_t>(input[0]) % 8, size - 1);
   const span sizes = input.subspan(1, k);
   const span stream = input.subspan(1 + k);
-  const mpk::limits small{.max_depth = 3,
-                          .max_str_len = 4,
-                          .max_bin_len = 4,
-                          .max_ext_len = 4,
-                          .max_array_len = 4,
-                          .max_map_len = 4};
-  for (const mpk::limits& lim : {mpk::limits{}, mpk::limits::trusted(), small}) {
+  for (const mpk::limits& lim : {mpk::limits{}, mpk::limits::trusted(), mpk_fuzz::tiny_limits}) {
     check_raw(stream, sizes, lim);
     check_typed_and_document(stream, sizes, lim);
     check_elements(stream, sizes, lim);
