@@ -1,0 +1,376 @@
+// Shortest decimal text of a float64 / float32 (include/mpk/detail/float_format.hpp).
+//
+// The digits come from Schubfach (R. Giulietti, "The Schubfach way to render doubles", 2020),
+// written here from the paper: for v = c * 2^q, pick k so that the rounding interval of v
+// holds one or a few multiples of 10^k, compute v * 10^-k and both ends of the interval with
+// one 128-bit power of ten each (rounded to odd, so that comparisons stay exact), then take
+// the one multiple of 10^(k+1) in the interval when there is one, else the multiple of 10^k
+// closest to v (ties to even). That is the shortest decimal that reads back as v, the
+// closest one among the shortest: the digits std::to_chars prints (its Ryu gives the same).
+//
+// The layout follows libstdc++'s std::to_chars without a format: fixed or scientific,
+// whichever is shorter, fixed on a tie; scientific has a sign and at least two exponent
+// digits ("1e+300", "1e-07"); an integral value >= 2^53 (2^24 for float) in fixed form is
+// printed exactly ("as if by printf"), so when its exact digits do not fit 64 bits the rare
+// case goes to std::to_chars itself.
+//
+// The table of powers of ten is computed at compile time with exact big-integer arithmetic
+// (make_pow10_table below); nothing is generated outside the compiler.
+#include "mpk/detail/float_format.hpp"
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+
+namespace mpk::inline v0::detail {
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+__extension__ typedef unsigned __int128 u128;
+
+// floor(e * log10(2)), floor(e * log10(3/4 * 2)) - see the paper -, floor(e * log2(10)):
+// fixed-point approximations, exact for |e| <= 2000 at least (the range used is ~1100).
+constexpr int floor_log10_pow2(int e) noexcept {
+  return static_cast<int>((std::int64_t{e} * 661971961083) >> 41);
+}
+constexpr int floor_log10_three_quarters_pow2(int e) noexcept {
+  return static_cast<int>((std::int64_t{e} * 661971961083 - 274743187321) >> 41);
+}
+constexpr int floor_log2_pow10(int e) noexcept {
+  return static_cast<int>((std::int64_t{e} * 913124641741) >> 38);
+}
+
+// g(e) = floor(10^e * 2^(125 - floor_log2_pow10(e))) + 1, in [2^125, 2^126], for every e
+// the double range needs (+ 1 even where the product is an integer: round_to_odd's dropped
+// low bits absorb it); stored as hi * 2^63 + lo with hi, lo < 2^63.
+constexpr int pow10_min = -292;
+constexpr int pow10_max = 324;
+struct pow10_entry {
+  u64 hi;
+  u64 lo;
+};
+
+// An unsigned integer of 1280 bits for the table's exact arithmetic (compile time only).
+struct big_uint {
+  static constexpr int limbs = 40;
+  u32 w[limbs] = {};
+
+  constexpr void mul10() {
+    u64 carry = 0;
+    for (u32& x : w) {
+      const u64 t = u64{x} * 10 + carry;
+      x = static_cast<u32>(t);
+      carry = t >> 32;
+    }
+  }
+  constexpr void div10() {
+    u64 rem = 0;
+    for (int i = limbs - 1; i >= 0; --i) {
+      const u64 cur = rem << 32 | w[i];
+      w[i] = static_cast<u32>(cur / 10);
+      rem = cur % 10;
+    }
+  }
+  // floor(*this / 2^shift) mod 2^128 (a negative shift multiplies).
+  constexpr u128 bits_from(int shift) const {
+    u128 r = 0;
+    for (int b = 127; b >= 0; --b) {
+      r <<= 1;
+      const int pos = shift + b;
+      if (pos >= 0 && pos < limbs * 32 && (w[pos / 32] >> (pos % 32) & 1) != 0) r |= 1;
+    }
+    return r;
+  }
+};
+
+constexpr pow10_entry split(u128 g) {
+  constexpr u64 low63 = (u64{1} << 63) - 1;
+  return {static_cast<u64>(g >> 63), static_cast<u64>(g) & low63};
+}
+
+constexpr auto make_pow10_table() {
+  std::array<pow10_entry, pow10_max - pow10_min + 1> table{};
+  big_uint p;  // 10^e, e >= 0
+  p.w[0] = 1;
+  for (int e = 0; e <= pow10_max; ++e) {
+    table[e - pow10_min] = split(p.bits_from(floor_log2_pow10(e) - 125) + 1);
+    p.mul10();
+  }
+  // 10^-m: floor(2^L / 10^m) by m divisions by 10 (floor of a floor is the floor), then
+  // floor(2^(125 - F) / 10^m) = floor(floor(2^L / 10^m) / 2^(L - 125 + F)).
+  constexpr int L = 1200;
+  big_uint r;
+  r.w[L / 32] = u32{1} << (L % 32);
+  for (int m = 1; m <= -pow10_min; ++m) {
+    r.div10();
+    table[-m - pow10_min] = split(r.bits_from(L - 125 + floor_log2_pow10(-m)) + 1);
+  }
+  return table;
+}
+
+constexpr auto pow10_table = make_pow10_table();
+static_assert(pow10_table[0 - pow10_min].hi == u64{1} << 62 && pow10_table[0 - pow10_min].lo == 1,
+              "g(0) = 2^125 + 1");
+
+// Round to odd of g * cp / 2^127 as the paper computes it: the floor, with its low bit set
+// when the rest is not zero, where the rest leaves out the low 64 bits of lo * cp and the
+// last bit of hi * cp. Those dropped bits are what absorbs the + 1 of g (the paper proves
+// the result equals the round to odd of the exact 10^e * cp * 2^-r for every double;
+// float32 is checked exhaustively by the test's long mode). An exact product here would be
+// wrong: it would see the + 1 and miss ties and interval ends that are exact.
+inline u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
+  const u64 x1 = static_cast<u64>((u128{g.lo} * cp) >> 64);
+  const u128 y = u128{g.hi} * cp;
+  const u64 z = (static_cast<u64>(y) >> 1) + x1;
+  const u64 floor = static_cast<u64>(y >> 64) + (z >> 63);
+  return floor | static_cast<u64>((z & ((u64{1} << 63) - 1)) != 0);
+}
+
+struct decimal {
+  u64 digits;    // value = digits * 10^exponent
+  int exponent;  // (digits may end in zeros)
+};
+
+// The shortest decimal in the rounding interval of v = c * 2^q (c > 0), the closest to v
+// among them. `irregular`: c is a power of two whose lower neighbour is closer (the interval
+// is 1/4 below, 1/2 above).
+decimal shortest(u64 c, int q, bool irregular) noexcept {
+  const u64 out = c & 1;  // an odd c excludes the interval's ends
+  const u64 cb = c << 2;
+  const u64 cbr = cb + 2;
+  const u64 cbl = irregular ? cb - 1 : cb - 2;
+  const int k = irregular ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
+  const int h = q + floor_log2_pow10(-k) + 2;
+  const pow10_entry& g = pow10_table[static_cast<std::size_t>(-k - pow10_min)];
+  const u64 vb = round_to_odd(g, cb << h);  // 4 * v * 10^-k, to odd
+  const u64 vbl = round_to_odd(g, cbl << h);
+  const u64 vbr = round_to_odd(g, cbr << h);
+  const u64 s = vb >> 2;
+  // One digit fewer: at most one multiple of 10^(k+1) fits in the interval.
+  const u64 sp10 = s / 10 * 10;
+  const u64 tp10 = sp10 + 10;
+  const bool sp10_in = vbl + out <= sp10 << 2;
+  const bool tp10_in = (tp10 << 2) + out <= vbr;
+  if (sp10_in != tp10_in) return {sp10_in ? sp10 : tp10, k};
+  const u64 t = s + 1;
+  const bool s_in = vbl + out <= s << 2;
+  const bool t_in = (t << 2) + out <= vbr;
+  if (s_in != t_in) return {s_in ? s : t, k};
+  const u64 middle = (s + t) << 1;
+  return {vb < middle || (vb == middle && (s & 1) == 0) ? s : t, k};
+}
+
+constexpr auto digit_pairs = [] {
+  std::array<char, 200> a{};
+  for (int i = 0; i < 100; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return a;
+}();
+
+inline void put2(char* p, u32 x) noexcept {
+  std::memcpy(p, &digit_pairs[2 * x], 2);
+}
+
+// Eight digits of x < 10^8, leading zeros included.
+inline void put8(char* p, u32 x) noexcept {
+  const u32 hi = x / 10000;
+  const u32 lo = x % 10000;
+  put2(p, hi / 100);
+  put2(p + 2, hi % 100);
+  put2(p + 4, lo / 100);
+  put2(p + 6, lo % 100);
+}
+
+constexpr auto powers_of_10 = [] {
+  std::array<u64, 20> a{};
+  a[0] = 1;
+  for (std::size_t i = 1; i < a.size(); ++i)
+    a[i] = a[i - 1] * 10;
+  return a;
+}();
+
+inline int count_digits(u64 d) noexcept {
+  const int t = (static_cast<int>(std::bit_width(d)) * 1233) >> 12;
+  return t + (d >= powers_of_10[static_cast<std::size_t>(t)] ? 1 : 0);
+}
+
+// Writes the digits of d (d >= 1) so that they end at `end` (up to 20 digits, leading zeros
+// before them); returns the first digit.
+inline char* put_digits(char* end, u64 d, int n) noexcept {
+  if (d < 100000000) {
+    put8(end - 8, static_cast<u32>(d));
+  } else {
+    const u64 high = d / 100000000;
+    put8(end - 8, static_cast<u32>(d - high * 100000000));
+    if (high < 100000000) {
+      put8(end - 16, static_cast<u32>(high));
+    } else {
+      const u64 top = high / 100000000;
+      put8(end - 16, static_cast<u32>(high - top * 100000000));
+      put8(end - 24, static_cast<u32>(top));
+    }
+  }
+  return end - n;
+}
+
+// Writes d * 10^k (the shortest digits of v = c * 2^q) in to_chars' layout, then ".0" when
+// `json` and the text is a bare integer; returns the end, or nullptr for the rare integral
+// value whose exact digits (which to_chars prints) need more than 64 bits.
+template <bool json>
+char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
+  while (d % 100000000 == 0) {
+    d /= 100000000;
+    k += 8;
+  }
+  if (d % 10000 == 0) {
+    d /= 10000;
+    k += 4;
+  }
+  if (d % 100 == 0) {
+    d /= 100;
+    k += 2;
+  }
+  if (d % 10 == 0) {
+    d /= 10;
+    k += 1;
+  }
+  int n = count_digits(d);
+  const int x = k + n - 1;  // scientific exponent
+  const int sci_len = n + (n > 1 ? 1 : 0) + (x <= -100 || x >= 100 ? 5 : 4);
+  const int fixed_len = x >= 0 ? (x >= n - 1 ? x + 1 : n + 1) : n + 1 - x;
+  char buf[24];
+  char* const buf_end = buf + sizeof buf;
+  if (fixed_len <= sci_len) {
+    if (x >= n - 1) {
+      // An integer. At or above 2^53 (2^24) to_chars prints its exact digits, not the
+      // shortest ones padded with zeros; below, the two are the same.
+      if (q > 0) {
+        if (static_cast<int>(std::bit_width(c)) + q > 64) return nullptr;
+        const u64 exact = c << q;
+        n = count_digits(exact);
+        std::memcpy(p, put_digits(buf_end, exact, n), static_cast<std::size_t>(n));
+        p += n;
+      } else {
+        std::memcpy(p, put_digits(buf_end, d, n), static_cast<std::size_t>(n));
+        std::memset(p + n, '0', static_cast<std::size_t>(x + 1 - n));
+        p += x + 1;
+      }
+      if constexpr (json) {
+        std::memcpy(p, ".0", 2);
+        p += 2;
+      }
+      return p;
+    }
+    const char* const digits = put_digits(buf_end, d, n);
+    if (x >= 0) {
+      std::memcpy(p, digits, static_cast<std::size_t>(x + 1));
+      p[x + 1] = '.';
+      std::memcpy(p + x + 2, digits + x + 1, static_cast<std::size_t>(n - x - 1));
+      return p + n + 1;
+    }
+    p[0] = '0';
+    p[1] = '.';
+    std::memset(p + 2, '0', static_cast<std::size_t>(-x - 1));
+    std::memcpy(p + 1 - x, digits, static_cast<std::size_t>(n));
+    return p + n + 1 - x;
+  }
+  const char* const digits = put_digits(buf_end, d, n);
+  p[0] = digits[0];
+  if (n > 1) {
+    p[1] = '.';
+    std::memcpy(p + 2, digits + 1, static_cast<std::size_t>(n - 1));
+    p += n + 1;
+  } else {
+    p += 1;
+  }
+  p[0] = 'e';
+  p[1] = x < 0 ? '-' : '+';
+  p += 2;
+  u32 a = static_cast<u32>(x < 0 ? -x : x);
+  if (a >= 100) {
+    *p++ = static_cast<char>('0' + a / 100);
+    a %= 100;
+  }
+  put2(p, a);
+  return p + 2;
+}
+
+// IEEE layout of the two formats.
+template <class F>
+struct ieee;
+template <>
+struct ieee<double> {
+  using bits = u64;
+  static constexpr int mantissa_bits = 52;
+  static constexpr int exponent_mask = 0x7ff;
+  static constexpr int q_min = -1074;  // exponent of the subnormals
+};
+template <>
+struct ieee<float> {
+  using bits = u32;
+  static constexpr int mantissa_bits = 23;
+  static constexpr int exponent_mask = 0xff;
+  static constexpr int q_min = -149;
+};
+
+template <bool json, class F>
+char* format(char* first, F v) noexcept {
+  using traits = ieee<F>;
+  const auto bits = std::bit_cast<typename traits::bits>(v);
+  char* p = first;
+  if ((bits >> (sizeof bits * 8 - 1)) != 0) *p++ = '-';
+  const u64 t = bits & ((u64{1} << traits::mantissa_bits) - 1);
+  const int e = static_cast<int>(bits >> traits::mantissa_bits) & traits::exponent_mask;
+  char* end = nullptr;
+  if (e == 0 && t == 0) {
+    *p++ = '0';
+    end = p;
+    if constexpr (json) {
+      std::memcpy(end, ".0", 2);
+      end += 2;
+    }
+    return end;
+  }
+  if (e != 0) {
+    const u64 c = t | u64{1} << traits::mantissa_bits;
+    const int q = e - 1 + traits::q_min;
+    const decimal dec = shortest(c, q, t == 0 && e > 1);
+    end = put_decimal<json>(p, dec.digits, dec.exponent, c, q);
+  } else {
+    const decimal dec = shortest(t, traits::q_min, false);
+    end = put_decimal<json>(p, dec.digits, dec.exponent, t, traits::q_min);
+  }
+  if (end != nullptr) return end;
+  // Rare: an integer of more than 64 bits printed in fixed form.
+  end = std::to_chars(first, first + float_text_room, v).ptr;
+  if constexpr (json) {
+    if (std::memchr(first, 'e', static_cast<std::size_t>(end - first)) == nullptr &&
+        std::memchr(first, '.', static_cast<std::size_t>(end - first)) == nullptr) {
+      std::memcpy(end, ".0", 2);
+      end += 2;
+    }
+  }
+  return end;
+}
+
+}  // namespace
+
+char* format_shortest(char* first, double v) noexcept {
+  return format<false>(first, v);
+}
+char* format_shortest(char* first, float v) noexcept {
+  return format<false>(first, v);
+}
+char* format_json_float(char* first, double v) noexcept {
+  return format<true>(first, v);
+}
+char* format_json_float(char* first, float v) noexcept {
+  return format<true>(first, v);
+}
+
+}  // namespace mpk::inline v0::detail
