@@ -8,16 +8,8 @@ namespace mpk_tool {
 
 int run_to_json(const to_json_args& a) {
   std::vector<std::byte> in;
-  std::string why;
-  if (!read_input(a.file, in, why)) {
-    std::fprintf(stderr, "mpk: %s\n", why.c_str());
-    return exit_bad_input;
-  }
   mpk::error records_error;  // --records: an error after the values expanded before it
-  if (!expand_records(a.records, in, records_error, why)) {
-    std::fprintf(stderr, "mpk: %s\n", why.c_str());
-    return exit_bad_input;
-  }
+  if (!load_input(a.file, a.records, in, records_error)) return exit_bad_input;
   mpk::reader r(std::span<const std::byte>(in.data(), in.size()));
   const mpk::to_json_options options{.lossless = a.lossless, .pretty = a.pretty};
   progress bar(in.size());

@@ -153,16 +153,8 @@ void describe(std::string& out, const item& it) {
 
 int run_dump(const std::string& file, const records_args& records) {
   std::vector<std::byte> in;
-  std::string why;
-  if (!read_input(file, in, why)) {
-    std::fprintf(stderr, "mpk: %s\n", why.c_str());
-    return exit_bad_input;
-  }
   mpk::error records_error;  // --records: an error after the values expanded before it
-  if (!expand_records(records, in, records_error, why)) {
-    std::fprintf(stderr, "mpk: %s\n", why.c_str());
-    return exit_bad_input;
-  }
+  if (!load_input(file, records, in, records_error)) return exit_bad_input;
   const std::span<const std::byte> input(in.data(), in.size());
   mpk::reader r(input);
   progress bar(in.size());

@@ -43,4 +43,12 @@ bool expand_records(const records_args& a, std::vector<std::byte>& in, mpk::erro
   return true;
 }
 
+bool load_input(const std::string& file, const records_args& records, std::vector<std::byte>& in,
+                mpk::error& records_error) {
+  std::string why;
+  if (read_input(file, in, why) && expand_records(records, in, records_error, why)) return true;
+  std::fprintf(stderr, "mpk: %s\n", why.c_str());
+  return false;
+}
+
 }  // namespace mpk_tool

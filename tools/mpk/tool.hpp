@@ -64,6 +64,11 @@ struct records_args {
 bool expand_records(const records_args& a, std::vector<std::byte>& in, mpk::error& pending,
                     std::string& why);
 
+/// read_input() then expand_records(): what to-json, dump and stats read. False after the
+/// reason is printed on stderr (the command then exits with exit_bad_input).
+bool load_input(const std::string& file, const records_args& records, std::vector<std::byte>& in,
+                mpk::error& records_error);
+
 struct to_json_args {
   std::string file;
   bool pretty = false;
