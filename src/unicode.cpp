@@ -6,6 +6,8 @@
 // follows the table of well-formed byte sequences of the Unicode standard (table 3-7).
 #include "mpk/unicode.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <new>
@@ -32,6 +34,16 @@
 #define MPK_UNICODE_SSSE3 1
 #else
 #define MPK_UNICODE_SSSE3 0
+#endif
+
+// With AVX-512 VBMI2 (also chosen at run time) a byte compress replaces the shuffle table
+// and 16 code units go per vector. GCC >= 10 and Clang >= 8 know the intrinsics.
+#if MPK_UNICODE_SSSE3 && defined(__x86_64__) && \
+    ((defined(__clang__) && __clang_major__ >= 8) || (!defined(__clang__) && __GNUC__ >= 10))
+#include <immintrin.h>
+#define MPK_UNICODE_AVX512 1
+#else
+#define MPK_UNICODE_AVX512 0
 #endif
 
 namespace mpk::inline v0 {
@@ -249,11 +261,126 @@ constexpr pack_table_t pack_table = make_pack_table();
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
 
-bool has_ssse3() noexcept {
-  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("ssse3") != 0);
-  return yes;
+#endif
+
+#if MPK_UNICODE_AVX512
+// The AVX-512 kernel: 16 code units per vector of 32-bit lanes. Each lane gets its unit's
+// whole UTF-8 form (bytes 0..2, little end first), a byte mask says which bytes are
+// meaningful (1, 2 or 3 per lane), and VBMI2's byte compress packs them in one instruction:
+// no table. Needs AVX512F/BW/VL and VBMI2 (Ice Lake, Zen 4 and later).
+#define MPK_AVX512_TARGET gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt")
+
+/// The UTF-8 of 16 code units (zero-extended into the 32-bit lanes of `u`, none a
+/// surrogate; lanes outside `lanes` are ignored), packed into the low bytes of the result;
+/// `len` receives how many bytes that is (at most 48).
+[[MPK_AVX512_TARGET]] inline __m512i encode16(__m512i u, __mmask16 lanes, unsigned& len) noexcept {
+  const __mmask16 ge80 = _mm512_cmpge_epu32_mask(u, _mm512_set1_epi32(0x80));
+  const __mmask16 ge800 = _mm512_cmpge_epu32_mask(u, _mm512_set1_epi32(0x800));
+  // 2 bytes: [c0 | u >> 6, 80 | u & 3f].
+  const __m512i two = _mm512_or_si512(
+      _mm512_or_si512(_mm512_srli_epi32(u, 6),
+                      _mm512_and_si512(_mm512_slli_epi32(u, 8), _mm512_set1_epi32(0x3f00))),
+      _mm512_set1_epi32(0x80c0));
+  // 3 bytes: [e0 | u >> 12, 80 | (u >> 6) & 3f, 80 | u & 3f].
+  const __m512i three = _mm512_or_si512(
+      _mm512_or_si512(_mm512_srli_epi32(u, 12),
+                      _mm512_and_si512(_mm512_slli_epi32(u, 2), _mm512_set1_epi32(0x3f00))),
+      _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi32(u, 16), _mm512_set1_epi32(0x3f0000)),
+                      _mm512_set1_epi32(0x8080e0)));
+  const __m512i bytes = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(u, ge80, two), ge800, three);
+  // Which bytes of each lane count: 1, then 1 more from 0x80, 1 more from 0x800.
+  const __m512i keep = _mm512_mask_mov_epi32(
+      _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(lanes, _mm512_set1_epi32(0xff)),
+                            static_cast<__mmask16>(ge80 & lanes), _mm512_set1_epi32(0xffff)),
+      static_cast<__mmask16>(ge800 & lanes), _mm512_set1_epi32(0xffffff));
+  const __mmask64 k = _mm512_test_epi8_mask(keep, keep);
+  len = static_cast<unsigned>(__builtin_popcountll(k));
+  return _mm512_maskz_compress_epi8(k, bytes);
+}
+
+/// True when one of the 16-bit lanes of `w` is a surrogate (D800..DFFF).
+[[MPK_AVX512_TARGET]] inline bool any_surrogate(__m512i w) noexcept {
+  const __m512i top5 = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xf800)));
+  return _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(static_cast<short>(0xd800))) != 0;
+}
+
+/// utf16_to_utf8_wide with AVX-512: 32 code units per step. ASCII blocks are narrowed (one
+/// vpmovwb), blocks without surrogates go through encode16 twice, blocks with one go unit by
+/// unit. The full 64-byte stores need room: with 3 bytes per unit reserved and at least 38
+/// units left, there are at least 114 before the first and 66 before the second. The last
+/// units go 16 at a time with masked loads and stores (exactly the bytes produced).
+[[MPK_AVX512_TARGET]] transcoded utf16_to_utf8_avx512(const char16_t* in, std::size_t n,
+                                                      char* out) noexcept {
+  auto* o = reinterpret_cast<uchar*>(out);
+  std::size_t i = 0;
+  while (n - i >= 38) {
+    const __m512i w = _mm512_loadu_si512(in + i);
+    if (_mm512_test_epi16_mask(w, _mm512_set1_epi16(static_cast<short>(0xff80))) == 0) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm512_cvtepi16_epi8(w));
+      o += 32;
+      i += 32;
+      continue;
+    }
+    if (!any_surrogate(w)) [[likely]] {
+      unsigned len;
+      const __m512i lo = encode16(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(w)), 0xffff, len);
+      _mm512_storeu_si512(o, lo);
+      o += len;
+      const __m512i hi =
+          encode16(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1)), 0xffff, len);
+      _mm512_storeu_si512(o, hi);
+      o += len;
+      i += 32;
+      continue;
+    }
+    // A surrogate: unit by unit to the end of the block (a pair may straddle it).
+    for (const std::size_t stop = i + 32; i < stop;) {
+      const std::size_t k = encode_one(in, n, i, o);
+      if (k == 0) return {0, i};
+      i += k;
+    }
+  }
+  while (i < n) {
+    const std::size_t take = std::min<std::size_t>(n - i, 16);
+    const auto lanes = static_cast<__mmask16>((1u << take) - 1u);
+    const __m256i w = _mm256_maskz_loadu_epi16(lanes, in + i);
+    if (any_surrogate(_mm512_zextsi256_si512(w))) break;
+    unsigned len;
+    const __m512i v = encode16(_mm512_cvtepu16_epi32(w), lanes, len);
+    _mm512_mask_storeu_epi8(o, (std::uint64_t{1} << len) - 1u, v);
+    o += len;
+    i += take;
+  }
+  while (i < n) {
+    const std::size_t k = encode_one(in, n, i, o);
+    if (k == 0) return {0, i};
+    i += k;
+  }
+  return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
 #endif
+
+/// The best kernel this CPU runs.
+simd_kernel detect_kernel() noexcept {
+#if MPK_UNICODE_SSSE3
+  __builtin_cpu_init();
+#if MPK_UNICODE_AVX512
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi2"))
+    return simd_kernel::avx512;
+#endif
+  if (__builtin_cpu_supports("ssse3")) return simd_kernel::ssse3;
+#endif
+  return simd_kernel::scalar;
+}
+
+// Checked once, at start-up. A UTF-16 string written by a static initializer of another file
+// that runs before these may take the scalar path (both are zero-initialized before): slower,
+// same bytes.
+const simd_kernel best_kernel = detect_kernel();
+
+/// The kernel utf16_to_utf8_wide uses: best_kernel unless a test chose another.
+std::atomic<simd_kernel> active_kernel{best_kernel};
 
 }  // namespace
 
@@ -343,11 +470,37 @@ transcoded utf16_to_utf8_raw(const char16_t* in, std::size_t n, char* out) noexc
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
 
-transcoded utf16_to_utf8_wide(const char16_t* in, std::size_t n, char* out) noexcept {
-#if MPK_UNICODE_SSSE3
-  if (has_ssse3()) return utf16_to_utf8_ssse3(in, n, out);
+transcoded utf16_to_utf8_with(simd_kernel k, const char16_t* in, std::size_t n,
+                              char* out) noexcept {
+  switch (k) {
+#if MPK_UNICODE_AVX512
+    case simd_kernel::avx512:
+      return utf16_to_utf8_avx512(in, n, out);
 #endif
-  return utf16_to_utf8_raw(in, n, out);
+#if MPK_UNICODE_SSSE3
+    case simd_kernel::ssse3:
+      return utf16_to_utf8_ssse3(in, n, out);
+#endif
+    default:
+      return utf16_to_utf8_raw(in, n, out);
+  }
+}
+
+transcoded utf16_to_utf8_wide(const char16_t* in, std::size_t n, char* out) noexcept {
+  return utf16_to_utf8_with(active_kernel.load(std::memory_order_relaxed), in, n, out);
+}
+
+bool simd_kernel_available(simd_kernel k) noexcept {
+  return k <= best_kernel;
+}
+
+simd_kernel use_utf16_kernel(simd_kernel k) noexcept {
+  if (!simd_kernel_available(k)) k = best_kernel;
+  return active_kernel.exchange(k, std::memory_order_relaxed);
+}
+
+simd_kernel utf16_kernel() noexcept {
+  return active_kernel.load(std::memory_order_relaxed);
 }
 
 transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexcept {

@@ -317,64 +317,182 @@ TEST(Utf16, RoundTripsAtEveryBlockPosition) {
   }
 }
 
-// The wide transcoder (SSSE3 on x86, chosen at run time) against the reference encoder:
-// random text of every class (ASCII, 2-byte, 3-byte, astral pairs, the boundaries between
-// them) in lengths 0..100, so that every mix falls at every position of its 8-unit blocks;
-// one string in four has a lone surrogate somewhere. Same bytes, same error index, and
-// nothing written past 3 bytes per code unit.
-TEST(Utf16, WideTranscoderAgreesWithTheReference) {
-  std::mt19937 rng(11);
-  const char32_t classes[][4] = {{'a', 'z', 0, 0x7f},
-                                 {0x80, 0xe9, 0x3a9, 0x7ff},
-                                 {0x800, 0x2713, 0xd7ff, 0xe000},
-                                 {0xfffd, 0xffff, 0x10000, 0x1f600}};
-  int with_error = 0;
-  for (int round = 0; round < 4000; ++round) {
-    const std::size_t items = rng() % 101;
-    const std::size_t lone_at = rng() % 4 == 0 ? rng() % (items + 1) : items + 1;
-    const auto mix = rng() % 16;  // which classes this string draws from
-    std::u16string u;
-    std::string e;
-    std::size_t error_at = mpk::detail::transcoded::no_error;
-    for (std::size_t i = 0; i <= items; ++i) {
-      if (i == lone_at) {
-        error_at = u.size();
-        u += static_cast<char16_t>(rng() % 2 ? 0xd800 + rng() % 0x400 : 0xdc00 + rng() % 0x400);
-      }
-      if (i == items) break;
-      std::size_t k = rng() % 4;
-      while (((mix >> k) & 1) == 0 && mix != 0)
-        k = (k + 1) % 4;
-      const char32_t c = classes[k][rng() % 4];
-      u += utf16_of(c);
-      e += utf8_of(c);
-    }
-    SCOPED_TRACE(round);
-    std::vector<char> out(3 * u.size() + 16, '#');
-    const mpk::detail::transcoded t =
-        mpk::detail::utf16_to_utf8_wide(u.data(), u.size(), out.data());
-    for (std::size_t k = 3 * u.size(); k < out.size(); ++k)
-      ASSERT_EQ(out[k], '#') << "written past 3 bytes per unit";
-    if (error_at != mpk::detail::transcoded::no_error) {
-      ++with_error;
-      ASSERT_EQ(t.error_at, error_at);
-      EXPECT_EQ(mpk::utf16_to_utf8(u, std::span<char>(out.data(), 3 * u.size())).error(),
-                (mpk::error{mpk::errc::invalid_utf16, error_at}));
-      continue;
-    }
-    ASSERT_EQ(t.error_at, mpk::detail::transcoded::no_error);
-    ASSERT_EQ(std::string(out.data(), t.count), e);
-    // The public function and the writer take the same path.
-    EXPECT_EQ(mpk::utf16_to_utf8(u, std::span<char>(out.data(), 3 * u.size())).value(), e.size());
-    mpk::buffer buf;
-    mpk::writer w(buf);
-    w.write(std::u16string_view(u));
-    ASSERT_TRUE(w.ok());
-    mpk::reader r(buf.bytes());
-    EXPECT_EQ(r.read<std::string>(), e);
-    EXPECT_TRUE(r.ok());
+/// The kernels of utf16_to_utf8_wide this CPU runs (scalar always).
+std::vector<mpk::detail::simd_kernel> available_kernels() {
+  std::vector<mpk::detail::simd_kernel> ks;
+  for (auto k : {mpk::detail::simd_kernel::scalar, mpk::detail::simd_kernel::ssse3,
+                 mpk::detail::simd_kernel::avx512})
+    if (mpk::detail::simd_kernel_available(k)) ks.push_back(k);
+  return ks;
+}
+
+/// Makes the writer use kernel `k` for one scope.
+struct kernel_scope {
+  mpk::detail::simd_kernel previous;
+  explicit kernel_scope(mpk::detail::simd_kernel k) : previous(mpk::detail::use_utf16_kernel(k)) {}
+  ~kernel_scope() { (void)mpk::detail::use_utf16_kernel(previous); }
+  kernel_scope(const kernel_scope&) = delete;
+  kernel_scope& operator=(const kernel_scope&) = delete;
+};
+
+TEST(Utf16, KernelChoice) {
+  using mpk::detail::simd_kernel;
+  EXPECT_TRUE(mpk::detail::simd_kernel_available(simd_kernel::scalar));
+  const simd_kernel best = available_kernels().back();
+  EXPECT_EQ(mpk::detail::utf16_kernel(), best);
+  {
+    const kernel_scope scalar(simd_kernel::scalar);
+    EXPECT_EQ(scalar.previous, best);
+    EXPECT_EQ(mpk::detail::utf16_kernel(), simd_kernel::scalar);
   }
-  EXPECT_GT(with_error, 500);
+  EXPECT_EQ(mpk::detail::utf16_kernel(), best);
+}
+
+/// `u` through kernel `k` against utf16_to_utf8_raw (the scalar path): same error index, or
+/// the same bytes; nothing written past 3 bytes per unit.
+void expect_kernel_agrees(mpk::detail::simd_kernel k, const std::u16string& u) {
+  std::string want(3 * u.size(), '\0');
+  const mpk::detail::transcoded ref =
+      mpk::detail::utf16_to_utf8_raw(u.data(), u.size(), want.data());
+  std::vector<char> out(3 * u.size() + 64, '#');
+  const mpk::detail::transcoded t =
+      mpk::detail::utf16_to_utf8_with(k, u.data(), u.size(), out.data());
+  for (std::size_t i = 3 * u.size(); i < out.size(); ++i)
+    ASSERT_EQ(out[i], '#') << "written past 3 bytes per unit";
+  ASSERT_EQ(t.error_at, ref.error_at);
+  if (ref.error_at != mpk::detail::transcoded::no_error) return;
+  ASSERT_EQ(std::string_view(out.data(), t.count), std::string_view(want.data(), ref.count));
+}
+
+/// One random code unit sequence of class `c`: 0 ASCII, 1 two bytes, 2 three bytes, 3 a
+/// pair, 4 a lone high surrogate (followed by no low one), 5 a lone low one.
+void append_unit(std::u16string& u, unsigned c, std::mt19937& rng) {
+  switch (c) {
+    case 0:
+      u += static_cast<char16_t>(rng() % 0x80);
+      break;
+    case 1:
+      u += static_cast<char16_t>(0x80 + rng() % 0x780);
+      break;
+    case 2: {
+      auto v = static_cast<char16_t>(0x800 + rng() % 0xf800);
+      if (v >= 0xd800 && v < 0xe000) v = static_cast<char16_t>(v + 0x800);
+      u += v;
+      break;
+    }
+    case 3:
+      u += utf16_of(0x10000 + rng() % 0x100000);
+      break;
+    case 4:
+      u += static_cast<char16_t>(0xd800 + rng() % 0x400);
+      break;
+    default:
+      u += static_cast<char16_t>(0xdc00 + rng() % 0x400);
+      break;
+  }
+}
+
+// Each kernel against the scalar path on seeded random UTF-16: valid text of every mix in
+// lengths 0..100 and a few large ones; a lone surrogate (high or low) and a valid pair at
+// every position of strings up to 100 units, so at every place in a block and across block
+// ends; error indexes compared.
+TEST(Utf16, EveryKernelAgreesWithTheScalarPath) {
+  for (const auto k : available_kernels()) {
+    SCOPED_TRACE(static_cast<int>(k));
+    std::mt19937 rng(23);
+    for (std::size_t len : {0, 1, 7, 8, 15, 16, 31, 32, 37, 38, 39, 63, 64, 100, 1000, 4097, 20000})
+      for (unsigned mix = 1; mix < 16; ++mix) {
+        std::u16string u;
+        while (u.size() < len) {
+          auto c = static_cast<unsigned>(rng() % 4);
+          while (((mix >> c) & 1) == 0)
+            c = (c + 1) % 4;
+          append_unit(u, c, rng);
+        }
+        ASSERT_NO_FATAL_FAILURE(expect_kernel_agrees(k, u)) << len << " " << mix;
+      }
+    for (std::size_t len = 0; len <= 100; ++len)
+      for (std::size_t pos = 0; pos <= len; ++pos)
+        for (unsigned odd : {3u, 4u, 5u}) {
+          std::u16string u;
+          const unsigned mix = static_cast<unsigned>(rng() % 7) + 1;  // of ASCII, 2-, 3-byte
+          while (u.size() < len) {
+            if (u.size() == pos) {
+              append_unit(u, odd, rng);
+              continue;
+            }
+            auto c = static_cast<unsigned>(rng() % 3);
+            while (((mix >> c) & 1) == 0)
+              c = (c + 1) % 3;
+            append_unit(u, c, rng);
+          }
+          ASSERT_NO_FATAL_FAILURE(expect_kernel_agrees(k, u)) << len << " " << pos << " " << odd;
+        }
+  }
+}
+
+// The wide transcoder (the kernel chosen at run time, and each other one this CPU runs)
+// against the reference encoder: random text of every class (ASCII, 2-byte, 3-byte, astral
+// pairs, the boundaries between them) in lengths 0..100, so that every mix falls at every
+// position of its blocks; one string in four has a lone surrogate somewhere. Same bytes,
+// same error index, nothing written past 3 bytes per code unit, and the writer's bytes.
+TEST(Utf16, WideTranscoderAgreesWithTheReference) {
+  for (const auto kernel : available_kernels()) {
+    const kernel_scope use(kernel);
+    SCOPED_TRACE(static_cast<int>(kernel));
+    std::mt19937 rng(11);
+    const char32_t classes[][4] = {{'a', 'z', 0, 0x7f},
+                                   {0x80, 0xe9, 0x3a9, 0x7ff},
+                                   {0x800, 0x2713, 0xd7ff, 0xe000},
+                                   {0xfffd, 0xffff, 0x10000, 0x1f600}};
+    int with_error = 0;
+    for (int round = 0; round < 4000; ++round) {
+      const std::size_t items = rng() % 101;
+      const std::size_t lone_at = rng() % 4 == 0 ? rng() % (items + 1) : items + 1;
+      const auto mix = rng() % 16;  // which classes this string draws from
+      std::u16string u;
+      std::string e;
+      std::size_t error_at = mpk::detail::transcoded::no_error;
+      for (std::size_t i = 0; i <= items; ++i) {
+        if (i == lone_at) {
+          error_at = u.size();
+          u += static_cast<char16_t>(rng() % 2 ? 0xd800 + rng() % 0x400 : 0xdc00 + rng() % 0x400);
+        }
+        if (i == items) break;
+        std::size_t k = rng() % 4;
+        while (((mix >> k) & 1) == 0 && mix != 0)
+          k = (k + 1) % 4;
+        const char32_t c = classes[k][rng() % 4];
+        u += utf16_of(c);
+        e += utf8_of(c);
+      }
+      SCOPED_TRACE(round);
+      std::vector<char> out(3 * u.size() + 16, '#');
+      const mpk::detail::transcoded t =
+          mpk::detail::utf16_to_utf8_wide(u.data(), u.size(), out.data());
+      for (std::size_t k = 3 * u.size(); k < out.size(); ++k)
+        ASSERT_EQ(out[k], '#') << "written past 3 bytes per unit";
+      if (error_at != mpk::detail::transcoded::no_error) {
+        ++with_error;
+        ASSERT_EQ(t.error_at, error_at);
+        EXPECT_EQ(mpk::utf16_to_utf8(u, std::span<char>(out.data(), 3 * u.size())).error(),
+                  (mpk::error{mpk::errc::invalid_utf16, error_at}));
+        continue;
+      }
+      ASSERT_EQ(t.error_at, mpk::detail::transcoded::no_error);
+      ASSERT_EQ(std::string(out.data(), t.count), e);
+      // The public function and the writer take the same path.
+      EXPECT_EQ(mpk::utf16_to_utf8(u, std::span<char>(out.data(), 3 * u.size())).value(), e.size());
+      mpk::buffer buf;
+      mpk::writer w(buf);
+      w.write(std::u16string_view(u));
+      ASSERT_TRUE(w.ok());
+      mpk::reader r(buf.bytes());
+      EXPECT_EQ(r.read<std::string>(), e);
+      EXPECT_TRUE(r.ok());
+    }
+    EXPECT_GT(with_error, 500);
+  }
 }
 
 TEST(Utf16, IntoCallerMemory) {

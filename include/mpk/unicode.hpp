@@ -99,9 +99,27 @@ struct transcoded {
 
 /// utf16_to_utf8_raw for an output with room for 3 * n bytes, which it may use as scratch:
 /// bytes past the returned count (within 3 * n) may be overwritten. Faster on non-ASCII
-/// text (SSSE3, chosen at run time, on x86; utf16_to_utf8_raw elsewhere). Same result and
-/// error_at as utf16_to_utf8_raw.
+/// text (on x86, AVX-512 VBMI2 or SSSE3, chosen at run time; utf16_to_utf8_raw elsewhere).
+/// Same result and error_at as utf16_to_utf8_raw.
 [[nodiscard]] transcoded utf16_to_utf8_wide(const char16_t* in, std::size_t n, char* out) noexcept;
+
+/// The kernels of utf16_to_utf8_wide, each CPU running a prefix of this list.
+enum class simd_kernel : unsigned char { scalar, ssse3, avx512 };
+
+/// True when this build and this CPU can run kernel `k`.
+[[nodiscard]] bool simd_kernel_available(simd_kernel k) noexcept;
+
+/// utf16_to_utf8_wide through kernel `k`, which must be available (tests compare them).
+[[nodiscard]] transcoded utf16_to_utf8_with(simd_kernel k, const char16_t* in, std::size_t n,
+                                            char* out) noexcept;
+
+/// The kernel utf16_to_utf8_wide (so the writer) uses from now on, for tests and
+/// measurements: `k` if available, else the best one. Returns the previous choice. Not meant
+/// to change while other threads transcode (they would see either kernel: same bytes).
+simd_kernel use_utf16_kernel(simd_kernel k) noexcept;
+
+/// The kernel utf16_to_utf8_wide uses now.
+[[nodiscard]] simd_kernel utf16_kernel() noexcept;
 
 /// Transcodes `n` bytes of UTF-8 at `in` to UTF-16 at `out` and returns the code units
 /// written: exactly the UTF-16 length of the input, never more (n code units always suffice).
