@@ -844,3 +844,125 @@ TEST(CodecSpeed, EncodingWritesThePreEncodedKeys) {
 }
 
 }  // namespace
+
+// --- strings and vectors of strings: the ASCII fast path, reading in place ------------------
+
+using mpk::errc;
+
+namespace reuse {
+struct item {
+  std::string name;
+  int count = 1;
+};
+MPK_MAP(item, name, count);
+}  // namespace reuse
+
+namespace {
+
+/// A str of `n` ASCII bytes, with byte 0x80 | low at `bad` (none when bad >= n).
+std::vector<std::byte> str_with(std::size_t n, std::size_t bad, std::uint8_t low = 0) {
+  mpk::buffer b;
+  mpk::writer w(b);
+  std::string s(n, 'a');
+  for (std::size_t i = 0; i < n; ++i)
+    s[i] = static_cast<char>('a' + i % 26);
+  if (bad < n) s[bad] = static_cast<char>(0x80 | low);
+  w.write_str(s);
+  return {b.bytes().begin(), b.bytes().end()};
+}
+
+TEST(CodecStrings, EveryNonAsciiPositionOfShortAndLongStrings) {
+  // Lengths around every word size of the fast path (0..32) and past it, a bad byte at each
+  // position: a lone continuation byte is invalid UTF-8 wherever it is.
+  for (std::size_t n = 0; n <= 40; ++n) {
+    const auto good = str_with(n, n);
+    auto s = mpk::unpack<std::string>(good);
+    ASSERT_TRUE(s.has_value()) << n;
+    EXPECT_EQ(s->size(), n);
+    EXPECT_TRUE(mpk::detail::short_ascii(s->data(), s->size()) == (n <= 32)) << n;
+    for (std::size_t bad = 0; bad < n; ++bad) {
+      const auto in = str_with(n, bad);
+      EXPECT_EQ(mpk::unpack<std::string>(in).error(), (mpk::error{errc::invalid_utf8, 0}))
+          << n << " " << bad;
+      const std::string_view text(reinterpret_cast<const char*>(in.data()) + (in.size() - n), n);
+      EXPECT_FALSE(mpk::detail::short_ascii(text.data(), text.size())) << n << " " << bad;
+      // raw: no check, the bytes as they are
+      auto raw = mpk::unpack<std::string>(in, {.utf8 = mpk::utf8_check::none});
+      ASSERT_TRUE(raw.has_value());
+      EXPECT_EQ(*raw, text);
+    }
+  }
+}
+
+TEST(CodecStrings, ValidMultibyteTextPastTheFastPath) {
+  for (const std::string text : {"é", "aé", "日本語", "0123456789abcdé", "€uro 0123456789abcdef"}) {
+    mpk::buffer b;
+    mpk::writer w(b);
+    w.write_str(text);
+    EXPECT_EQ(mpk::unpack<std::string>(b.bytes()).value_or(""), text);
+    EXPECT_EQ(mpk::unpack<std::vector<std::string>>(mpk::pack(std::vector{text, text})->bytes())
+                  .value_or(std::vector<std::string>{}),
+              (std::vector{text, text}));
+  }
+}
+
+TEST(CodecStrings, VectorOfStringsErrorOffsets) {
+  // ["ok", <bad at 3 of 20>, "x"]: the error is at the bad str's header (offset 4).
+  std::vector<std::byte> in = {std::byte{0x93}, std::byte{0xa2}, std::byte{'o'}, std::byte{'k'}};
+  const auto bad = str_with(20, 3);
+  in.insert(in.end(), bad.begin(), bad.end());
+  in.push_back(std::byte{0xa1});
+  in.push_back(std::byte{'x'});
+  EXPECT_EQ(mpk::unpack<std::vector<std::string>>(in).error(), (mpk::error{errc::invalid_utf8, 4}));
+  mpk::reader r(in);
+  std::vector<std::string> out = {"old"};
+  EXPECT_EQ(mpk::unpack(r, out).error(), (mpk::error{errc::invalid_utf8, 4}));
+}
+
+TEST(CodecStrings, ReadingIntoAnExistingVectorOverwritesInPlace) {
+  const std::string long_a(100, 'a'), long_b(90, 'b');
+  std::vector<std::string> out = {long_a, "x", "y", "z"};
+  const char* const first = out[0].data();  // heap storage of 100 bytes
+  const auto three = mpk::pack(std::vector<std::string>{long_b, "q", "r"});
+  mpk::reader r(three->bytes());
+  ASSERT_TRUE(mpk::unpack(r, out).has_value());
+  EXPECT_EQ(out, (std::vector<std::string>{long_b, "q", "r"}));
+  EXPECT_EQ(out[0].data(), first);  // the string's capacity was reused
+  // more elements than the vector holds: the new ones are appended
+  const auto five = mpk::pack(std::vector<std::string>{"1", "2", "3", "4", long_a});
+  mpk::reader r5(five->bytes());
+  ASSERT_TRUE(mpk::unpack(r5, out).has_value());
+  EXPECT_EQ(out, (std::vector<std::string>{"1", "2", "3", "4", long_a}));
+  // numbers too, and an empty array empties it
+  std::vector<int> nums = {9, 9, 9, 9};
+  const auto two = mpk::pack(std::vector<int>{1, 2});
+  mpk::reader rn(two->bytes());
+  ASSERT_TRUE(mpk::unpack(rn, nums).has_value());
+  EXPECT_EQ(nums, (std::vector<int>{1, 2}));
+  const auto none = hex("90");
+  mpk::reader r0(none);
+  ASSERT_TRUE(mpk::unpack(r0, out).has_value());
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(CodecStrings, ElementsOfStructsInAVectorStartFromTheirDefaults) {
+  // A vector of structs is rebuilt: a member that an element does not mention has its
+  // default, not the value of the element that was there before.
+  std::vector<reuse::item> items = {{"kept", 7}};
+  const auto in = hex("91 81 a4 6e 61 6d 65 a3 6e 65 77");  // [{"name": "new"}]
+  mpk::reader r(in);
+  ASSERT_TRUE(mpk::unpack(r, items).has_value());
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].name, "new");
+  EXPECT_EQ(items[0].count, 1);
+}
+
+TEST(CodecUnpack, NewObjectErrorsAndTrailingBytes) {
+  EXPECT_EQ(error_of<std::vector<std::string>>("92 a1 61"), (mpk::error{errc::truncated, 3}));
+  EXPECT_EQ(error_of<std::string>("a1 61 c0"), (mpk::error{errc::trailing_bytes, 2}));
+  auto r = mpk::unpack<std::string>(hex("a1 61 c0"), {.allow_trailing_bytes = true});
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(*r, "a");
+}
+
+}  // namespace

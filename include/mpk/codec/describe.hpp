@@ -360,9 +360,11 @@ struct struct_codec {
   // --- map mode ---
 
   static void read_map(reader& r, T& v, read_context& ctx) {
-    const std::size_t at = r.position();
+    const std::size_t left = r.remaining();
     const std::uint32_t n = r.read_map_header();
-    if (!r.ok() || !ctx.enter(r, at)) return;
+    if (!r.ok()) return;
+    const std::size_t at = detail::offset_before(r, left);
+    if (!ctx.enter(r, at)) return;
     seen_set seen;
     std::uint32_t i = 0;
     read_in_order(r, v, ctx, n, i, seen, std::make_index_sequence<count>{});

@@ -2,9 +2,10 @@
 // (bin), sequences, sets, maps, std::array, std::pair, std::tuple, std::optional,
 // std::variant and enums as integers.
 //
-// Every container read clears its target first (so that a duplicate map key, last wins,
-// never appends twice), checks its depth through the context, and reserves only counts the
-// reader has already checked against the bytes that remain.
+// Every container read ends with exactly the input's elements (it clears its target first,
+// so that a duplicate map key, last wins, never appends twice; a std::vector of numbers or
+// strings overwrites its elements in place instead), checks its depth through the context,
+// and reserves only counts the reader has already checked against the bytes that remain.
 #pragma once
 
 #include <array>
@@ -32,16 +33,38 @@ namespace mpk::inline v0 {
 
 namespace detail {
 
-/// UTF-8 validity with a fast path for the short ASCII strings that fill most messages:
-/// is_valid_utf8 is a call (into simdjson when built with it).
-MPK_ALWAYS_INLINE bool is_ascii_or_valid_utf8(std::string_view s) noexcept {
-  if (s.size() <= 16) {
-    unsigned char any = 0;
-    for (char c : s)
-      any = static_cast<unsigned char>(any | static_cast<unsigned char>(c));
-    if (any < 0x80) return true;
+/// True when the n bytes at p are ASCII, for n <= 32 (false for longer ones): at most four
+/// overlapping 8-byte loads, so the short keys and values that fill most messages need no
+/// call to the UTF-8 validator. Reads only [p, p + n).
+MPK_ALWAYS_INLINE bool short_ascii(const char* p, std::size_t n) noexcept {
+  auto word = [p](std::size_t at) {
+    std::uint64_t v;
+    std::memcpy(&v, p + at, sizeof v);
+    return v;
+  };
+  std::uint64_t acc;
+  if (n >= 8) {
+    if (n > 32) return false;
+    acc = word(0) | word(n - 8);
+    if (n > 16) acc |= word(8) | word(n - 16);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    acc = a | b;
+  } else if (n != 0) {
+    acc = static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) |
+          static_cast<unsigned char>(p[n - 1]);
+  } else {
+    return true;
   }
-  return is_valid_utf8(s);
+  return (acc & 0x8080808080808080u) == 0;
+}
+
+/// UTF-8 validity with a fast path for short ASCII strings (is_valid_utf8 is a call, into
+/// simdjson when built with it).
+MPK_ALWAYS_INLINE bool is_ascii_or_valid_utf8(std::string_view s) noexcept {
+  return short_ascii(s.data(), s.size()) || is_valid_utf8(s);
 }
 
 /// Reads an array header, checks that it holds `n` elements (errc::out_of_range otherwise)
@@ -83,11 +106,20 @@ struct codec<std::basic_string<char, Traits, Alloc>> {
     return detail::put_str(p, std::string_view(v.data(), v.size()));
   }
   MPK_ALWAYS_INLINE static void read(reader& r, type& out) {
-    const std::size_t at = r.position();
-    const std::string_view s = r.read_str();  // checked already with utf8_check::all
-    if (r.get_utf8_check() == utf8_check::owned && !detail::is_ascii_or_valid_utf8(s)) [[unlikely]]
-      return r.set_error({errc::invalid_utf8, at});
+    const std::string_view s = read_view(r);
     out.assign(s.data(), s.size());
+  }
+  /// The next str, checked as the reader's utf8_check says; "" after an error (in `r`).
+  /// What read() assigns, and what a std::vector of strings constructs its new elements from.
+  MPK_ALWAYS_INLINE static std::string_view read_view(reader& r) noexcept {
+    const std::size_t left = r.remaining();
+    const std::string_view s = r.read_str();  // checked already with utf8_check::all
+    if (r.get_utf8_check() == utf8_check::owned && !detail::is_ascii_or_valid_utf8(s))
+        [[unlikely]] {
+      r.set_error({errc::invalid_utf8, detail::offset_before(r, left)});
+      return {};
+    }
+    return s;
   }
 };
 
@@ -150,22 +182,51 @@ struct array_writer {
   }
 };
 
-/// std::vector (but of std::byte), std::deque, std::list: an array.
+/// Element types that a read replaces whole (nothing of the old value survives it), so an
+/// element of an existing container can be read in place, reusing its storage.
+template <class T>
+inline constexpr bool read_replaces_v = std::is_arithmetic_v<T>;
+template <class Traits, class Alloc>
+inline constexpr bool read_replaces_v<std::basic_string<char, Traits, Alloc>> = true;
+
+template <class T>
+inline constexpr bool is_char_string_v = false;
+template <class Traits, class Alloc>
+inline constexpr bool is_char_string_v<std::basic_string<char, Traits, Alloc>> = true;
+
+/// std::vector (but of std::byte), std::deque, std::list: an array. Into a std::vector of
+/// numbers or strings, the elements it already has are overwritten in place (a string keeps
+/// its capacity); new std::string elements are constructed from the input's bytes.
 template <class C>
 struct sequence_codec : array_writer<C> {
   using value_type = typename C::value_type;
+  static constexpr bool is_vector =
+      std::is_same_v<C, std::vector<value_type, typename C::allocator_type>>;
   static void read(reader& r, C& out, read_context& ctx) {
-    const std::size_t at = r.position();
+    const std::size_t left = r.remaining();
     const std::uint32_t n = r.read_array_header();
-    out.clear();
-    if (!r.ok() || !ctx.enter(r, at)) return;
+    if (!r.ok() || !ctx.enter(r, detail::offset_before(r, left))) {
+      out.clear();
+      return;
+    }
+    std::uint32_t i = 0;
+    if constexpr (is_vector && read_replaces_v<value_type> && !std::is_same_v<value_type, bool>) {
+      if (out.size() > n) out.erase(out.begin() + n, out.end());
+      for (const std::size_t kept = out.size(); i < kept && r.ok(); ++i)
+        unpack_value(r, out[i], ctx);
+    } else {
+      out.clear();
+    }
     // n is at most the bytes that remain (every element takes one at least).
     if constexpr (requires { out.reserve(n); }) out.reserve(n);
-    for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
+    for (; i < n && r.ok(); ++i) {
       if constexpr (std::is_same_v<value_type, bool>) {  // std::vector<bool>: no bool&
         bool e = false;
         unpack_value(r, e, ctx);
         out.push_back(e);
+      } else if constexpr (is_char_string_v<value_type>) {
+        const std::string_view s = codec<value_type>::read_view(r);
+        out.emplace_back(s.data(), s.size());
       } else {
         unpack_value(r, out.emplace_back(), ctx);
       }
