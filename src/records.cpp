@@ -143,27 +143,42 @@ record_ref record_table::define(const std::byte* p, const std::byte* end, const 
     return {nullptr, 0, errc::type_mismatch};
   if (x.owed > lim.max_map_len) return {nullptr, 0, errc::limit_exceeded};
   q += x.size;
+  // The keys of the definition this id holds already (each message of per-message records
+  // repeats its definitions): when the bytes are those it stored, they parse to the same
+  // keys, so they are compared whole instead of parsed. (An id whose definition an instance
+  // is still reading takes the other path, where slot_for retires that definition.)
+  bool same = false;
+  if (index < own_.size() && own_[index] && own_[index]->busy == 0) {
+    const record_def& o = *own_[index];
+    if (o.keys.size() == x.owed && o.encoded.size() <= static_cast<std::size_t>(end - q) &&
+        std::memcmp(q, o.encoded.data(), o.encoded.size()) == 0)
+      same = true;
+  }
   record_def& d = pending_;
-  d.clear();
-  for (std::size_t i = 0; i < x.owed; ++i) {
-    at = q;
-    const decoded<std::string_view> s = str_at(q, end, lim);
-    if (s.ec != errc::ok) return {nullptr, 0, s.ec};
-    if (const errc e = d.add_key(s.value); e != errc::ok) return {nullptr, 0, e};
-    q += s.size;
+  if (same) {
+    q += own_[index]->encoded.size();
+  } else {
+    d.clear();
+    for (std::size_t i = 0; i < x.owed; ++i) {
+      at = q;
+      const decoded<std::string_view> s = str_at(q, end, lim);
+      if (s.ec != errc::ok) return {nullptr, 0, s.ec};
+      if (const errc e = d.add_key(s.value); e != errc::ok) return {nullptr, 0, e};
+      q += s.size;
+    }
   }
   at = p;
   record_def* slot;
 #if __cpp_exceptions
   try {
 #endif
-    slot = slot_for(index);
+    slot = slot_for(index);  // when `same`: that definition (not busy, so not retired)
 #if __cpp_exceptions
   } catch (const std::bad_alloc&) {
     return {nullptr, 0, errc::out_of_memory};
   }
 #endif
-  if (slot->encoded != d.encoded || slot->keys.size() != d.keys.size()) {
+  if (!same && (slot->encoded != d.encoded || slot->keys.size() != d.keys.size())) {
     std::swap(slot->encoded, d.encoded);
     std::swap(slot->keys, d.keys);
     slot->typed.clear();

@@ -440,4 +440,68 @@ TEST(records_typed, hostile_input_errors) {
   EXPECT_EQ(mpk::unpack_records<mpk::value>(dec, hex(deep)).error().code, errc::depth_exceeded);
 }
 
+// --- repeated definitions (each message of per-message records) -----------------------------
+
+TEST(records_decode, a_repeated_definition_is_compared_whole) {
+  mpk::records_decoder dec;  // per message: every message defines id 0x40 again
+  // the same keys: the definition is reused (its typed maps too)
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a1 62 01 02")), "82 a1 61 01 a1 62 02");
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a1 62 03 04")), "82 a1 61 03 a1 62 04");
+  // the same count, other keys; then a longer second key
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a1 63 05 06")), "82 a1 61 05 a1 63 06");
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a2 63 64 07 08")), "82 a1 61 07 a2 63 64 08");
+  // the same keys with a non-minimal header (str8): parsed, the same keys
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 d9 01 61 a2 63 64 09 0a")), "82 a1 61 09 a2 63 64 0a");
+  // fewer keys than stored, then bytes that end inside the stored keys
+  EXPECT_EQ(expand(dec, hex("d4 72 40 91 a1 61 0b")), "81 a1 61 0b");
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a2 63 64 0c 0d")), "82 a1 61 0c a2 63 64 0d");
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a2 63")), error(errc::truncated, 6));
+  EXPECT_EQ(expand(dec, hex("d4 72 40 92 a1 61 a2 63 64 0e 0f")), "82 a1 61 0e a2 63 64 0f");
+}
+
+TEST(records_typed, repeated_definitions_into_structs) {
+  mpk::records_decoder dec;
+  for (int i = 0; i < 3; ++i) {
+    auto p = mpk::unpack_records<point>(dec, hex("d4 72 40 92 a1 78 a1 79 05 06"));
+    ASSERT_TRUE(p.has_value());
+    EXPECT_EQ(*p, (point{5, 6}));
+  }
+  // the same id, the keys swapped: the typed mapping follows the new definition
+  auto swapped = mpk::unpack_records<point>(dec, hex("d4 72 40 92 a1 79 a1 78 05 06"));
+  ASSERT_TRUE(swapped.has_value());
+  EXPECT_EQ(*swapped, (point{6, 5}));
+  auto again = mpk::unpack_records<point>(dec, hex("d4 72 40 92 a1 78 a1 79 05 06"));
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(*again, (point{5, 6}));
+}
+
+struct tagged {
+  std::vector<std::string> tags;
+  friend bool operator==(const tagged&, const tagged&) = default;
+};
+MPK_MAP(tagged, tags);
+
+TEST(records_typed, vectors_of_strings_in_place_and_checked) {
+  mpk::records_encoder enc;
+  const std::string long_tag(64, 't');
+  const tagged three{{long_tag, "b", "c"}};
+  auto bytes = mpk::pack_records(enc, three);
+  ASSERT_TRUE(bytes.has_value());
+  mpk::records_decoder dec;
+  tagged out{{std::string(100, 'x'), "y", "z", "w"}};
+  const char* const first = out.tags[0].data();
+  auto end = mpk::unpack_records(dec, bytes->bytes(), 0, out);
+  ASSERT_TRUE(end.has_value());
+  EXPECT_EQ(out, three);
+  EXPECT_EQ(out.tags[0].data(), first);  // overwritten in place: its capacity reused
+  const tagged five{{"1", "2", "3", "4", long_tag}};
+  auto more = mpk::pack_records(enc, five);
+  ASSERT_TRUE(more.has_value());
+  ASSERT_TRUE(mpk::unpack_records(dec, more->bytes(), 0, out).has_value());
+  EXPECT_EQ(out, five);
+  // invalid UTF-8 in an element: the offset of its str
+  const auto bad = hex("d4 72 40 91 a4 74 61 67 73 92 a1 61 a2 c3 28");
+  EXPECT_EQ(mpk::unpack_records<tagged>(dec, bad).error(), (mpk::error{errc::invalid_utf8, 12}));
+}
+
 }  // namespace

@@ -142,24 +142,6 @@ inline constexpr bool is_direct_leaf =
 template <class T>
 void read(cursor& c, T& out);
 
-/// True when the n bytes at p are ASCII, for n <= 32 (else false): the common short key or
-/// value needs no call to the UTF-8 validator.
-MPK_ALWAYS_INLINE bool short_ascii(const char* p, std::size_t n) noexcept {
-  std::uint64_t acc = 0;
-  if (n >= 8) {
-    if (n > 32) return false;
-    for (std::size_t i = 0; i + 8 <= n; i += 8)
-      acc |= load_word<std::uint64_t>(p + i);
-    acc |= load_word<std::uint64_t>(p + n - 8);
-  } else if (n >= 4) {
-    acc = load_word<std::uint32_t>(p) | load_word<std::uint32_t>(p + n - 4);
-  } else {
-    for (std::size_t i = 0; i < n; ++i)
-      acc |= static_cast<unsigned char>(p[i]);
-  }
-  return (acc & 0x8080808080808080u) == 0;
-}
-
 /// The index in d.typed of struct T's mapping, computed on first use.
 template <class T>
 std::size_t mapping(record_def& d) {
@@ -308,6 +290,18 @@ void read_fallback(cursor& c, T& out) {
   c.p = c.begin + pos;
 }
 
+/// The str at the cursor for a std::string, checked for UTF-8 unless utf8_check::none; ""
+/// after an error.
+MPK_ALWAYS_INLINE std::string_view read_owned_str(cursor& c) noexcept {
+  const std::byte* const at = c.p;
+  const std::string_view s = leaf<str_decoder>(c);
+  if (c.utf8 != utf8_check::none && !is_ascii_or_valid_utf8(s)) [[unlikely]] {
+    c.fail(at, errc::invalid_utf8);
+    return {};
+  }
+  return s;
+}
+
 template <class T>
 MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
   if constexpr (is_number<T>) {
@@ -317,8 +311,7 @@ MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
   } else if constexpr (std::is_same_v<T, std::string_view>) {
     const std::byte* const at = c.p;
     out = leaf<str_decoder>(c);
-    if (c.utf8 == utf8_check::all && !short_ascii(out.data(), out.size()) && !is_valid_utf8(out))
-        [[unlikely]]
+    if (c.utf8 == utf8_check::all && !is_ascii_or_valid_utf8(out)) [[unlikely]]
       return c.fail(at, errc::invalid_utf8);
   } else if constexpr (is_direct_leaf<T>) {
     out = leaf<decoder_for<T>>(c);
@@ -326,12 +319,7 @@ MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
     const std::span<const std::byte> b = leaf<bin_decoder>(c);
     out.assign(b.begin(), b.end());
   } else if constexpr (std::is_same_v<T, std::string>) {
-    const std::byte* const at = c.p;
-    const std::string_view s = leaf<str_decoder>(c);
-    if (c.utf8 != utf8_check::none && !short_ascii(s.data(), s.size()) && !is_valid_utf8(s))
-        [[unlikely]]
-      return c.fail(at, errc::invalid_utf8);
-    out.assign(s);
+    out.assign(read_owned_str(c));
   } else if constexpr (described<T>) {
     if constexpr (layout<T>::map_mode)
       read_map_struct(c, out);
@@ -341,9 +329,21 @@ MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
     const std::byte* const at = c.p;
     const std::uint32_t n = leaf<header_decoder<false>>(c);
     if (!c.ok() || !c.enter(at)) return;
-    out.resize(n);
-    for (std::uint32_t i = 0; i < n && c.ok(); ++i)
-      read(c, out[i]);
+    if constexpr (std::is_same_v<typename T::value_type, std::string>) {
+      // strings: the kept ones overwritten in place (their capacity reused), the new ones
+      // constructed from the input's bytes
+      if (out.size() > n) out.erase(out.begin() + n, out.end());
+      std::uint32_t i = 0;
+      for (const std::size_t kept = out.size(); i < kept && c.ok(); ++i)
+        out[i].assign(read_owned_str(c));
+      out.reserve(n);  // n is at most the bytes that remain
+      for (; i < n && c.ok(); ++i)
+        out.emplace_back(read_owned_str(c));
+    } else {
+      out.resize(n);
+      for (std::uint32_t i = 0; i < n && c.ok(); ++i)
+        read(c, out[i]);
+    }
     --c.depth;
   } else if constexpr (is_optional<T>::value) {
     if (c.p != c.end && u8(c.p) == marker::nil) {
@@ -464,11 +464,12 @@ result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::by
 template <class T>
 [[nodiscard]] result<T> unpack_records(records_decoder& dec, std::span<const std::byte> bytes,
                                        const unpack_options& options = {}) {
-  T out{};
-  auto end = unpack_records(dec, bytes, 0, out, options);
-  if (!end) return end.error();
-  if (!options.allow_trailing_bytes && *end != bytes.size())
-    return mpk::error{errc::trailing_bytes, *end};
+  result<T> out;  // T value-initialized in place: decoded there and returned without a move
+  const result<std::size_t> end = unpack_records(dec, bytes, 0, *out, options);
+  if (!end)
+    out = end.error();
+  else if (!options.allow_trailing_bytes && *end != bytes.size())
+    out = mpk::error{errc::trailing_bytes, *end};
   return out;
 }
 
