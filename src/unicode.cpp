@@ -264,44 +264,47 @@ constexpr pack_table_t pack_table = make_pack_table();
 #endif
 
 #if MPK_UNICODE_AVX512
-// The AVX-512 kernel: 16 code units per vector of 32-bit lanes. Each lane gets its unit's
-// whole UTF-8 form (bytes 0..2, little end first), a byte mask says which bytes are
-// meaningful (1, 2 or 3 per lane), and VBMI2's byte compress packs them in one instruction:
-// no table. Needs AVX512F/BW/VL and VBMI2 (Ice Lake, Zen 4 and later).
-#define MPK_AVX512_TARGET gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi2,popcnt")
+// The AVX-512 kernel: 16 code units per vector of 32-bit lanes. One multishift spreads each
+// unit u over its lane as the bytes [u >> 12, u >> 6, u, u]; one ternary op masks those to
+// 4, 6, 6 and 8 bits and sets the marker bits (e0 80 80 for 3 bytes, c0 80 in bytes 1..2 for
+// 2 bytes); a byte mask keeps bytes 0..2 (3-byte form), 1..2 (2-byte form) or 3 (ASCII), and
+// VBMI2's byte compress packs what is kept: no table. Needs AVX512F/BW/VL, VBMI, VBMI2 and
+// BMI2 (Ice Lake, Zen 4 and later).
+#define MPK_AVX512_TARGET \
+  gnu::target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi2,popcnt")
 
 /// The UTF-8 of 16 code units (zero-extended into the 32-bit lanes of `u`, none a
-/// surrogate; lanes outside `lanes` are ignored), packed into the low bytes of the result;
-/// `len` receives how many bytes that is (at most 48).
-[[MPK_AVX512_TARGET]] inline __m512i encode16(__m512i u, __mmask16 lanes, unsigned& len) noexcept {
-  const __mmask16 ge80 = _mm512_cmpge_epu32_mask(u, _mm512_set1_epi32(0x80));
-  const __mmask16 ge800 = _mm512_cmpge_epu32_mask(u, _mm512_set1_epi32(0x800));
-  // 2 bytes: [c0 | u >> 6, 80 | u & 3f].
-  const __m512i two = _mm512_or_si512(
-      _mm512_or_si512(_mm512_srli_epi32(u, 6),
-                      _mm512_and_si512(_mm512_slli_epi32(u, 8), _mm512_set1_epi32(0x3f00))),
-      _mm512_set1_epi32(0x80c0));
-  // 3 bytes: [e0 | u >> 12, 80 | (u >> 6) & 3f, 80 | u & 3f].
-  const __m512i three = _mm512_or_si512(
-      _mm512_or_si512(_mm512_srli_epi32(u, 12),
-                      _mm512_and_si512(_mm512_slli_epi32(u, 2), _mm512_set1_epi32(0x3f00))),
-      _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi32(u, 16), _mm512_set1_epi32(0x3f0000)),
-                      _mm512_set1_epi32(0x8080e0)));
-  const __m512i bytes = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(u, ge80, two), ge800, three);
-  // Which bytes of each lane count: 1, then 1 more from 0x80, 1 more from 0x800.
-  const __m512i keep = _mm512_mask_mov_epi32(
-      _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(lanes, _mm512_set1_epi32(0xff)),
-                            static_cast<__mmask16>(ge80 & lanes), _mm512_set1_epi32(0xffff)),
-      static_cast<__mmask16>(ge800 & lanes), _mm512_set1_epi32(0xffffff));
-  const __mmask64 k = _mm512_test_epi8_mask(keep, keep);
-  len = static_cast<unsigned>(__builtin_popcountll(k));
-  return _mm512_maskz_compress_epi8(k, bytes);
+/// surrogate), packed into the low bytes of the result. Bit k of `ge80` / `ge800`: unit k is
+/// >= 0x80 / >= 0x800; `lanes`: the bytes of the lanes that hold input (4 per unit). `len`
+/// receives the bytes produced (at most 48).
+[[MPK_AVX512_TARGET]] inline __m512i encode16(__m512i u, std::uint64_t ge80, std::uint64_t ge800,
+                                              std::uint64_t lanes, unsigned& len) noexcept {
+  // Bit offsets of each output byte within its 64-bit word (two lanes): 12, 6, 0, 0 and 32 more.
+  const __m512i spread = _mm512_multishift_epi64_epi8(_mm512_set1_epi64(0x2020262c0000060c), u);
+  const __m512i two = _mm512_set1_epi32(0x0080c0e0);    // markers of the 2-byte form
+  const __m512i three = _mm512_set1_epi32(0x008080e0);  // and of the 3-byte form
+  const __m512i marks = _mm512_mask_mov_epi32(two, static_cast<__mmask16>(ge800), three);
+  // (spread & [ff 3f 3f ff]) | marks.
+  const __m512i bytes =
+      _mm512_ternarylogic_epi32(spread, _mm512_set1_epi32(-0xc0c001), marks, 0xea);
+  // Per lane (4 bits): 1000 for ASCII, 0110 for 2 bytes, 0111 for 3 bytes.
+  const std::uint64_t two_bytes = _pdep_u64(ge80, 0x2222222222222222u);
+  const std::uint64_t keep = (_pdep_u64(~ge80, 0x8888888888888888u) | two_bytes | (two_bytes << 1) |
+                              _pdep_u64(ge800, 0x1111111111111111u)) &
+                             lanes;
+  len = static_cast<unsigned>(__builtin_popcountll(keep));
+  return _mm512_maskz_compress_epi8(keep, bytes);
 }
 
-/// True when one of the 16-bit lanes of `w` is a surrogate (D800..DFFF).
-[[MPK_AVX512_TARGET]] inline bool any_surrogate(__m512i w) noexcept {
+/// Bit k set when unit k of `w` is >= `bound`.
+[[MPK_AVX512_TARGET]] inline std::uint32_t at_least(__m512i w, short bound) noexcept {
+  return _mm512_cmpge_epu16_mask(w, _mm512_set1_epi16(bound));
+}
+
+/// Bit k set when unit k of `w` is a surrogate (D800..DFFF).
+[[MPK_AVX512_TARGET]] inline std::uint32_t surrogates(__m512i w) noexcept {
   const __m512i top5 = _mm512_and_si512(w, _mm512_set1_epi16(static_cast<short>(0xf800)));
-  return _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(static_cast<short>(0xd800))) != 0;
+  return _mm512_cmpeq_epi16_mask(top5, _mm512_set1_epi16(static_cast<short>(0xd800)));
 }
 
 /// utf16_to_utf8_wide with AVX-512: 32 code units per step. ASCII blocks are narrowed (one
@@ -313,21 +316,25 @@ constexpr pack_table_t pack_table = make_pack_table();
                                                       char* out) noexcept {
   auto* o = reinterpret_cast<uchar*>(out);
   std::size_t i = 0;
+  constexpr std::uint64_t all = ~std::uint64_t{0};
   while (n - i >= 38) {
     const __m512i w = _mm512_loadu_si512(in + i);
-    if (_mm512_test_epi16_mask(w, _mm512_set1_epi16(static_cast<short>(0xff80))) == 0) {
+    const std::uint32_t ge80 = at_least(w, 0x80);
+    if (ge80 == 0) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm512_cvtepi16_epi8(w));
       o += 32;
       i += 32;
       continue;
     }
-    if (!any_surrogate(w)) [[likely]] {
+    if (surrogates(w) == 0) [[likely]] {
+      const std::uint32_t ge800 = at_least(w, 0x800);
       unsigned len;
-      const __m512i lo = encode16(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(w)), 0xffff, len);
+      const __m512i lo = encode16(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(w)), ge80 & 0xffffu,
+                                  ge800 & 0xffffu, all, len);
       _mm512_storeu_si512(o, lo);
       o += len;
-      const __m512i hi =
-          encode16(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1)), 0xffff, len);
+      const __m512i hi = encode16(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(w, 1)),
+                                  ge80 >> 16, ge800 >> 16, all, len);
       _mm512_storeu_si512(o, hi);
       o += len;
       i += 32;
@@ -342,11 +349,13 @@ constexpr pack_table_t pack_table = make_pack_table();
   }
   while (i < n) {
     const std::size_t take = std::min<std::size_t>(n - i, 16);
-    const auto lanes = static_cast<__mmask16>((1u << take) - 1u);
-    const __m256i w = _mm256_maskz_loadu_epi16(lanes, in + i);
-    if (any_surrogate(_mm512_zextsi256_si512(w))) break;
+    const __m512i w = _mm512_zextsi256_si512(
+        _mm256_maskz_loadu_epi16(static_cast<__mmask16>((1u << take) - 1u), in + i));
+    if (surrogates(w) != 0) break;
     unsigned len;
-    const __m512i v = encode16(_mm512_cvtepu16_epi32(w), lanes, len);
+    const __m512i v =
+        encode16(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(w)), at_least(w, 0x80),
+                 at_least(w, 0x800), take == 16 ? all : (std::uint64_t{1} << (4 * take)) - 1u, len);
     _mm512_mask_storeu_epi8(o, (std::uint64_t{1} << len) - 1u, v);
     o += len;
     i += take;
@@ -366,7 +375,8 @@ simd_kernel detect_kernel() noexcept {
   __builtin_cpu_init();
 #if MPK_UNICODE_AVX512
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi2"))
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+      __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2"))
     return simd_kernel::avx512;
 #endif
   if (__builtin_cpu_supports("ssse3")) return simd_kernel::ssse3;
