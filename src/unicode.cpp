@@ -264,6 +264,12 @@ constexpr pack_table_t pack_table = make_pack_table();
 #endif
 
 #if MPK_UNICODE_AVX512
+// GCC 12 warns about the undefined vectors the AVX-512 intrinsics pass internally
+// (-Wmaybe-uninitialized at -O2): not this code's values.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 // The AVX-512 kernel: 16 code units per vector of 32-bit lanes. One multishift spreads each
 // unit u over its lane as the bytes [u >> 12, u >> 6, u, u]; one ternary op masks those to
 // 4, 6, 6 and 8 bits and sets the marker bits (e0 80 80 for 3 bytes, c0 80 in bytes 1..2 for
@@ -367,6 +373,9 @@ constexpr pack_table_t pack_table = make_pack_table();
   }
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 #endif
 
 /// The best kernel this CPU runs.
@@ -521,9 +530,18 @@ transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexc
   while (p != end) {
 #if MPK_UNICODE_SSE2
     // Runs of ASCII: 16 bytes in, 16 code units out (bytes widened by interleaving zeros).
+    // A block with a non-ASCII byte: its ASCII prefix is copied here (the output may have no
+    // room for a whole block), then the decoder below takes the non-ASCII sequence.
     while (end - p >= 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      if (_mm_movemask_epi8(v) != 0) break;
+      if (const auto high = static_cast<unsigned>(_mm_movemask_epi8(v)); high != 0) {
+        const int ascii = std::countr_zero(high);
+        for (int k = 0; k < ascii; ++k)
+          o[k] = static_cast<char16_t>(p[k]);
+        p += ascii;
+        o += ascii;
+        break;
+      }
       const __m128i zero = _mm_setzero_si128();
       _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_unpacklo_epi8(v, zero));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 8), _mm_unpackhi_epi8(v, zero));
