@@ -495,6 +495,41 @@ TEST(Utf16, WideTranscoderAgreesWithTheReference) {
   }
 }
 
+// UTF-8 -> UTF-16 on text of ASCII runs of every length between non-ASCII characters (so
+// the ASCII prefix of a 16-byte block ends at every place), with a byte that is never UTF-8
+// (ff) at a character boundary in one string of three: the units, or the error at that byte.
+TEST(Utf16, FromUtf8WithAsciiRunsOfEveryLength) {
+  std::mt19937 rng(31);
+  const char32_t others[] = {0xe9, 0x7ff, 0x800, 0x2713, 0xffff, 0x10000, 0x1f600};
+  for (int round = 0; round < 3000; ++round) {
+    const std::size_t chars = rng() % 101;
+    const std::size_t bad_at = rng() % 3 == 0 ? rng() % (chars + 1) : chars + 1;
+    const std::size_t run = rng() % 20;
+    std::string e;
+    std::u16string u;
+    std::size_t error_at = mpk::detail::transcoded::no_error;
+    for (std::size_t i = 0; i <= chars; ++i) {
+      if (i == bad_at) {
+        error_at = e.size();
+        e += '\xff';
+      }
+      if (i == chars) break;
+      const char32_t c = rng() % (run + 1) == 0 ? others[rng() % std::size(others)]
+                                                : char32_t(0x20 + rng() % 0x5f);
+      e += utf8_of(c);
+      u += utf16_of(c);
+    }
+    SCOPED_TRACE(round);
+    const mpk::result<std::u16string> r = mpk::to_utf16(e);
+    if (error_at != mpk::detail::transcoded::no_error) {
+      ASSERT_FALSE(r.has_value());
+      ASSERT_EQ(r.error(), (mpk::error{mpk::errc::invalid_utf8, error_at}));
+    } else {
+      ASSERT_EQ(r.value(), u);
+    }
+  }
+}
+
 TEST(Utf16, IntoCallerMemory) {
   const std::u16string u = u"caf\u00e9 \U0001F600";  // 4 + 1 + 2 units, 3 + 2 + 1 + 4 bytes
   ASSERT_EQ(u.size(), 7u);
