@@ -121,7 +121,7 @@ static_assert(pow10_table[0 - pow10_min].hi == u64{1} << 62 && pow10_table[0 - p
 // the result equals the round to odd of the exact 10^e * cp * 2^-r for every double;
 // float32 is checked exhaustively by the test's long mode). An exact product here would be
 // wrong: it would see the + 1 and miss ties and interval ends that are exact.
-inline u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
+[[gnu::always_inline]] inline u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
   const u64 x1 = static_cast<u64>((u128{g.lo} * cp) >> 64);
   const u128 y = u128{g.hi} * cp;
   const u64 z = (static_cast<u64>(y) >> 1) + x1;
@@ -130,99 +130,12 @@ inline u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
 }
 
 struct decimal {
-  u64 digits;    // value = digits * 10^exponent
-  int exponent;  // (digits may end in zeros)
+  u64 digits;  // value = digits * 10^exponent, digits not ending in 0
+  int exponent;
 };
 
-// The shortest decimal in the rounding interval of v = c * 2^q (c > 0), the closest to v
-// among them. `irregular`: c is a power of two whose lower neighbour is closer (the interval
-// is 1/4 below, 1/2 above).
-decimal shortest(u64 c, int q, bool irregular) noexcept {
-  const u64 out = c & 1;  // an odd c excludes the interval's ends
-  const u64 cb = c << 2;
-  const u64 cbr = cb + 2;
-  const u64 cbl = irregular ? cb - 1 : cb - 2;
-  const int k = irregular ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
-  const int h = q + floor_log2_pow10(-k) + 2;
-  const pow10_entry& g = pow10_table[static_cast<std::size_t>(-k - pow10_min)];
-  const u64 vb = round_to_odd(g, cb << h);  // 4 * v * 10^-k, to odd
-  const u64 vbl = round_to_odd(g, cbl << h);
-  const u64 vbr = round_to_odd(g, cbr << h);
-  const u64 s = vb >> 2;
-  // One digit fewer: at most one multiple of 10^(k+1) fits in the interval.
-  const u64 sp10 = s / 10 * 10;
-  const u64 tp10 = sp10 + 10;
-  const bool sp10_in = vbl + out <= sp10 << 2;
-  const bool tp10_in = (tp10 << 2) + out <= vbr;
-  if (sp10_in != tp10_in) return {sp10_in ? sp10 : tp10, k};
-  const u64 t = s + 1;
-  const bool s_in = vbl + out <= s << 2;
-  const bool t_in = (t << 2) + out <= vbr;
-  if (s_in != t_in) return {s_in ? s : t, k};
-  const u64 middle = (s + t) << 1;
-  return {vb < middle || (vb == middle && (s & 1) == 0) ? s : t, k};
-}
-
-constexpr auto digit_pairs = [] {
-  std::array<char, 200> a{};
-  for (int i = 0; i < 100; ++i) {
-    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
-    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
-  }
-  return a;
-}();
-
-inline void put2(char* p, u32 x) noexcept {
-  std::memcpy(p, &digit_pairs[2 * x], 2);
-}
-
-// Eight digits of x < 10^8, leading zeros included.
-inline void put8(char* p, u32 x) noexcept {
-  const u32 hi = x / 10000;
-  const u32 lo = x % 10000;
-  put2(p, hi / 100);
-  put2(p + 2, hi % 100);
-  put2(p + 4, lo / 100);
-  put2(p + 6, lo % 100);
-}
-
-constexpr auto powers_of_10 = [] {
-  std::array<u64, 20> a{};
-  a[0] = 1;
-  for (std::size_t i = 1; i < a.size(); ++i)
-    a[i] = a[i - 1] * 10;
-  return a;
-}();
-
-inline int count_digits(u64 d) noexcept {
-  const int t = (static_cast<int>(std::bit_width(d)) * 1233) >> 12;
-  return t + (d >= powers_of_10[static_cast<std::size_t>(t)] ? 1 : 0);
-}
-
-// Writes the digits of d (d >= 1) so that they end at `end` (up to 20 digits, leading zeros
-// before them); returns the first digit.
-inline char* put_digits(char* end, u64 d, int n) noexcept {
-  if (d < 100000000) {
-    put8(end - 8, static_cast<u32>(d));
-  } else {
-    const u64 high = d / 100000000;
-    put8(end - 8, static_cast<u32>(d - high * 100000000));
-    if (high < 100000000) {
-      put8(end - 16, static_cast<u32>(high));
-    } else {
-      const u64 top = high / 100000000;
-      put8(end - 16, static_cast<u32>(high - top * 100000000));
-      put8(end - 24, static_cast<u32>(top));
-    }
-  }
-  return end - n;
-}
-
-// Writes d * 10^k (the shortest digits of v = c * 2^q) in to_chars' layout, then ".0" when
-// `json` and the text is a bare integer; returns the end, or nullptr for the rare integral
-// value whose exact digits (which to_chars prints) need more than 64 bits.
-template <bool json>
-char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
+// d * 10^k with the zeros at the end of d (d > 0) moved to k.
+inline decimal without_trailing_zeros(u64 d, int k) noexcept {
   while (d % 100000000 == 0) {
     d /= 100000000;
     k += 8;
@@ -239,25 +152,135 @@ char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
     d /= 10;
     k += 1;
   }
-  int n = count_digits(d);
+  return {d, k};
+}
+
+// The shortest decimal in the rounding interval of v = c * 2^q (c > 0), the closest to v
+// among them. `irregular`: c is a power of two whose lower neighbour is closer (the interval
+// is 1/4 below, 1/2 above).
+[[gnu::always_inline]] inline decimal shortest(u64 c, int q, bool irregular) noexcept {
+  const u64 out = c & 1;  // an odd c excludes the interval's ends
+  const u64 cb = c << 2;
+  const u64 cbr = cb + 2;
+  const u64 cbl = irregular ? cb - 1 : cb - 2;
+  const int k = irregular ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
+  const int h = q + floor_log2_pow10(-k) + 2;
+  const pow10_entry& g = pow10_table[static_cast<std::size_t>(-k - pow10_min)];
+  const u64 vb = round_to_odd(g, cb << h);  // 4 * v * 10^-k, to odd
+  const u64 vbl = round_to_odd(g, cbl << h);
+  const u64 vbr = round_to_odd(g, cbr << h);
+  const u64 s = vb >> 2;
+  // One digit fewer: at most one multiple of 10^(k+1) fits in the interval.
+  const u64 sp10 = s / 10 * 10;
+  const u64 tp10 = sp10 + 10;
+  const bool sp10_in = vbl + out <= sp10 << 2;
+  const bool tp10_in = (tp10 << 2) + out <= vbr;
+  if (sp10_in != tp10_in) return without_trailing_zeros((sp10_in ? sp10 : tp10) / 10, k + 1);
+  // Else s or t = s + 1, whichever is in; both in: the closer to v, ties to even. (Without
+  // branches: which one it is depends on the data, a branch would be mispredicted.) Neither
+  // ends in 0: a multiple of 10 in the interval was taken above.
+  const u64 t = s + 1;
+  const bool s_in = vbl + out <= s << 2;
+  const bool t_in = (t << 2) + out <= vbr;
+  const u64 middle = (s + t) << 1;
+  const bool s_closer = vb < middle || (vb == middle && (s & 1) == 0);
+  const bool pick_s = s_in & (!t_in | s_closer);
+  return {s + static_cast<u64>(!pick_s), k};
+}
+
+constexpr auto digit_pairs = [] {
+  std::array<char, 200> a{};
+  for (int i = 0; i < 100; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return a;
+}();
+
+inline void put2(char* p, u32 x) noexcept {
+  std::memcpy(p, &digit_pairs[2 * x], 2);
+}
+
+inline void store8(char* p, u64 w) noexcept {
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  std::memcpy(p, &w, 8);
+}
+
+// The eight decimal digits of x < 10^8 (leading zeros included) as the bytes of a word, the
+// first digit in the lowest byte, each byte 0..9: split in halves of four digits (one per
+// 32-bit lane), then each lane in two (/100 as * 10486 >> 20), then each 16-bit lane in two
+// (/10 as * 103 >> 10); every product stays inside its lane. Computing the digits in a
+// register and storing whole words avoids reloading bytes just stored (a stall).
+inline u64 digit_bytes(u32 x) noexcept {
+  u64 v = x / 10000 | u64{x % 10000} << 32;
+  u64 q = ((v * 10486) >> 20) & 0x0000007f0000007f;
+  v = q | (v - q * 100) << 16;
+  q = ((v * 103) >> 10) & 0x000f000f000f000f;
+  return q | (v - q * 10) << 8;
+}
+
+constexpr u64 ascii_zeros = 0x3030303030303030;
+
+constexpr auto powers_of_10 = [] {
+  std::array<u64, 20> a{};
+  a[0] = 1;
+  for (std::size_t i = 1; i < a.size(); ++i)
+    a[i] = a[i - 1] * 10;
+  return a;
+}();
+
+inline int count_digits(u64 d) noexcept {
+  const int t = (static_cast<int>(std::bit_width(d)) * 1233) >> 12;
+  return t + (d >= powers_of_10[static_cast<std::size_t>(t)] ? 1 : 0);
+}
+
+// Writes the last n (1..20) digits of d, leading zeros included, at dst: exactly n
+// characters, with scratch up to dst + 8 when n < 8. Returns the first character.
+[[gnu::always_inline]] inline char put_digits(char* dst, u64 d, int n) noexcept {
+  if (n <= 8) {
+    const u64 w = (digit_bytes(static_cast<u32>(d % 100000000)) >> (8 * (8 - n))) + ascii_zeros;
+    store8(dst, w);
+    return static_cast<char>(w);
+  }
+  const u64 high = d / 100000000;
+  const u32 low = static_cast<u32>(d - high * 100000000);
+  u64 w = 0;
+  if (n <= 16) {
+    w = (digit_bytes(static_cast<u32>(high % 100000000)) >> (8 * (16 - n))) + ascii_zeros;
+    store8(dst, w);
+  } else {
+    const u64 top = high / 100000000;  // < 10^4
+    w = (digit_bytes(static_cast<u32>(top)) >> (8 * (24 - n))) + ascii_zeros;
+    store8(dst, w);
+    store8(dst + (n - 16), digit_bytes(static_cast<u32>(high - top * 100000000)) + ascii_zeros);
+  }
+  store8(dst + (n - 8), digit_bytes(low) + ascii_zeros);
+  return static_cast<char>(w);
+}
+
+// Writes d * 10^k (the shortest digits of v = c * 2^q, d not ending in 0) in to_chars' layout, then
+// ".0" when `json` and the text is a bare integer; returns the end, or nullptr for the rare
+// integral value whose exact digits (which to_chars prints) need more than 64 bits.
+template <bool json>
+char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
+  const int n = count_digits(d);
   const int x = k + n - 1;  // scientific exponent
   const int sci_len = n + (n > 1 ? 1 : 0) + (x <= -100 || x >= 100 ? 5 : 4);
   const int fixed_len = x >= 0 ? (x >= n - 1 ? x + 1 : n + 1) : n + 1 - x;
-  char buf[24];
-  char* const buf_end = buf + sizeof buf;
   if (fixed_len <= sci_len) {
     if (x >= n - 1) {
-      // An integer. At or above 2^53 (2^24) to_chars prints its exact digits, not the
-      // shortest ones padded with zeros; below, the two are the same.
+      // An integer (up to 5 zeros after the digits). At or above 2^53 (2^24) to_chars
+      // prints its exact digits, not the shortest ones padded with zeros; below, the two
+      // are the same.
       if (q > 0) {
         if (static_cast<int>(std::bit_width(c)) + q > 64) return nullptr;
         const u64 exact = c << q;
-        n = count_digits(exact);
-        std::memcpy(p, put_digits(buf_end, exact, n), static_cast<std::size_t>(n));
-        p += n;
+        const int digits = count_digits(exact);
+        put_digits(p, exact, digits);
+        p += digits;
       } else {
-        std::memcpy(p, put_digits(buf_end, d, n), static_cast<std::size_t>(n));
-        std::memset(p + n, '0', static_cast<std::size_t>(x + 1 - n));
+        put_digits(p, d, n);
+        std::memcpy(p + n, "00000000", 8);
         p += x + 1;
       }
       if constexpr (json) {
@@ -266,24 +289,29 @@ char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
       }
       return p;
     }
-    const char* const digits = put_digits(buf_end, d, n);
-    if (x >= 0) {
-      std::memcpy(p, digits, static_cast<std::size_t>(x + 1));
-      p[x + 1] = '.';
-      std::memcpy(p + x + 2, digits + x + 1, static_cast<std::size_t>(n - x - 1));
+    if (x >= 0) {  // a point among the digits: x + 1 digits before it
+      if (n <= 8) {
+        const u64 w = (digit_bytes(static_cast<u32>(d)) >> (8 * (8 - n))) + ascii_zeros;
+        const int shift = 8 * (x + 1);  // <= 56
+        const u64 head = (u64{1} << shift) - 1;
+        store8(p, (w & head) | u64{'.'} << shift | (w & ~head) << 8);
+        p[8] = static_cast<char>(w >> 56);  // the 8th digit, when n == 8
+      } else {
+        const u64 scale = powers_of_10[static_cast<std::size_t>(n - x - 1)];
+        const u64 whole = d / scale;
+        put_digits(p, whole, x + 1);
+        p[x + 1] = '.';
+        put_digits(p + x + 2, d - whole * scale, n - x - 1);
+      }
       return p + n + 1;
     }
-    p[0] = '0';
-    p[1] = '.';
-    std::memset(p + 2, '0', static_cast<std::size_t>(-x - 1));
-    std::memcpy(p + 1 - x, digits, static_cast<std::size_t>(n));
+    std::memcpy(p, "0.000", 5);  // "0." and up to 3 zeros
+    put_digits(p + 1 - x, d, n);
     return p + n + 1 - x;
   }
-  const char* const digits = put_digits(buf_end, d, n);
-  p[0] = digits[0];
+  p[0] = put_digits(p + 1, d, n);
   if (n > 1) {
     p[1] = '.';
-    std::memcpy(p + 2, digits + 1, static_cast<std::size_t>(n - 1));
     p += n + 1;
   } else {
     p += 1;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "json_internal.hpp"
+#include "mpk/detail/float_format.hpp"
 #include "mpk/unicode.hpp"
 
 namespace mpk::inline v0 {
@@ -121,23 +122,13 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 void append_double(std::string& out, double d) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, d);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-  // Shortest text of an integral double has neither '.' nor exponent ("1"): add ".0" so
-  // that it reads back as a float, not an integer.
-  if (std::memchr(buf, '.', static_cast<std::size_t>(r.ptr - buf)) == nullptr &&
-      std::memchr(buf, 'e', static_cast<std::size_t>(r.ptr - buf)) == nullptr)
-    out += ".0";
+  char buf[float_text_room];
+  out.append(buf, format_json_float(buf, d));
 }
 
 void append_float(std::string& out, float f) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, f);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-  if (std::memchr(buf, '.', static_cast<std::size_t>(r.ptr - buf)) == nullptr &&
-      std::memchr(buf, 'e', static_cast<std::size_t>(r.ptr - buf)) == nullptr)
-    out += ".0";
+  char buf[float_text_room];
+  out.append(buf, format_json_float(buf, f));
 }
 
 }  // namespace detail
@@ -462,25 +453,12 @@ class converter {
     out_.advance(std::to_chars(q, q + 24, v).ptr);
   }
 
-  /// The shortest text that reads back as `d` (std::to_chars), with ".0" after an integral
-  /// one, so that it reads back as a float, not an integer.
+  /// The shortest text that reads back as `d` (std::to_chars' text, written by
+  /// detail::format_json_float), with ".0" after an integral one, so that it reads back as a
+  /// float, not an integer.
   void put_double(double d) {
-    char* const q = out_.room(40);
-    char* e = std::to_chars(q, q + 32, d).ptr;
-    // Only an integral value prints without a '.' (and without an exponent, when short).
-    constexpr double two53 = 9007199254740992.0;
-    const double a = std::fabs(d);
-    if (a >= two53 || static_cast<double>(static_cast<std::int64_t>(d)) == d) {
-      bool exponent = false;
-      for (const char* c = q; c != e; ++c)
-        exponent |= *c == 'e' || *c == '.';
-      if (!exponent) {
-        e[0] = '.';
-        e[1] = '0';
-        e += 2;
-      }
-    }
-    out_.advance(e);
+    char* const q = out_.room(detail::float_text_room);
+    out_.advance(detail::format_json_float(q, d));
   }
 
   /// Writes a short string of printable ASCII without '"' or '\\' as it is (copying while

@@ -35,7 +35,7 @@ std::string expected(F v) {
 
 template <class F>
 std::string actual(F v) {
-  char buf[float_text_room + 8];
+  char buf[float_text_room];
   return {buf, format_shortest(buf, v)};
 }
 
@@ -85,7 +85,7 @@ TEST(FloatFormat, KnownTexts) {
 
 TEST(FloatFormat, JsonAddsPointToBareIntegers) {
   const auto json = [](auto v) {
-    char buf[float_text_room + 8];
+    char buf[float_text_room];
     return std::string(buf, format_json_float(buf, v));
   };
   checker check;
