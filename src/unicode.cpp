@@ -373,6 +373,99 @@ constexpr pack_table_t pack_table = make_pack_table();
   }
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
+
+/// UTF-8 that is known to be valid to UTF-16, with AVX-512: 64 input bytes per window. An
+/// ASCII window is widened; otherwise the first (up to 32) characters that start in bytes
+/// 0..61 (so end inside the window) are decoded at once: the positions of their lead bytes
+/// are compressed into a vector of indexes, three byte permutes fetch each one's first, second
+/// and third byte, and 16-bit lanes put together its 1-, 2- or 3-byte form. A window with a
+/// 4-byte sequence goes character by character. The 64-byte stores stay within n units of
+/// output: the units written never outnumber the bytes read, and 64 bytes remain.
+[[MPK_AVX512_TARGET]] std::size_t utf8_to_utf16_valid_avx512(const uchar* in, std::size_t n,
+                                                             char16_t* out) noexcept {
+  std::size_t p = 0;
+  char16_t* o = out;
+  std::uint8_t iota_bytes[64];
+  for (int k = 0; k < 64; ++k)
+    iota_bytes[k] = static_cast<std::uint8_t>(k);
+  const __m512i iota = _mm512_loadu_si512(iota_bytes);
+  while (n - p >= 64) {
+    const __m512i d = _mm512_loadu_si512(in + p);
+    const std::uint64_t high = _mm512_movepi8_mask(d);
+    if (high == 0) {
+      _mm512_storeu_si512(o, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(d)));
+      _mm512_storeu_si512(o + 32, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(d, 1)));
+      o += 64;
+      p += 64;
+      continue;
+    }
+    if (_mm512_cmpge_epu8_mask(d, _mm512_set1_epi8(static_cast<char>(0xf0))) != 0) {
+      for (const std::size_t stop = p + 64; p < stop;) {  // a 4-byte sequence: one by one
+        if (in[p] < 0x80) {
+          *o++ = static_cast<char16_t>(in[p++]);
+          continue;
+        }
+        const code_point c = decode_multibyte(in + p, n - p);
+        if (c.value < 0x10000u) {
+          *o++ = static_cast<char16_t>(c.value);
+        } else {
+          const std::uint32_t v = c.value - 0x10000u;
+          o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
+          o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
+          o += 2;
+        }
+        p += c.size;
+      }
+      continue;
+    }
+    const __m512i top2 = _mm512_and_si512(d, _mm512_set1_epi8(static_cast<char>(0xc0)));
+    const std::uint64_t lead = ~static_cast<std::uint64_t>(
+        _mm512_cmpeq_epi8_mask(top2, _mm512_set1_epi8(static_cast<char>(0x80))));
+    std::uint64_t take = lead & ((std::uint64_t{1} << 62) - 1u);
+    if (__builtin_popcountll(take) > 32) take &= _pdep_u64(std::uint64_t{1} << 32, take) - 1u;
+    const auto chars = static_cast<unsigned>(__builtin_popcountll(take));
+    const int last = 63 - __builtin_clzll(take);
+    const std::uint64_t rest = lead & ~((std::uint64_t{2} << last) - 1u);
+    const std::size_t used = rest != 0 ? static_cast<std::size_t>(__builtin_ctzll(rest)) : 64u;
+    const __m512i idx = _mm512_maskz_compress_epi8(take, iota);
+    const __m512i one = _mm512_set1_epi8(1);
+    const __m512i b0 = _mm512_permutexvar_epi8(idx, d);
+    const __m512i b1 = _mm512_permutexvar_epi8(_mm512_add_epi8(idx, one), d);
+    const __m512i b2 = _mm512_permutexvar_epi8(_mm512_add_epi8(idx, _mm512_add_epi8(one, one)), d);
+    const __m512i u0 = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(b0));
+    const __m512i u1 =
+        _mm512_and_si512(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(b1)), _mm512_set1_epi16(0x3f));
+    const __m512i u2 =
+        _mm512_and_si512(_mm512_cvtepu8_epi16(_mm512_castsi512_si256(b2)), _mm512_set1_epi16(0x3f));
+    const __mmask32 two = _mm512_cmpge_epu16_mask(u0, _mm512_set1_epi16(0xc0));
+    const __mmask32 three = _mm512_cmpge_epu16_mask(u0, _mm512_set1_epi16(0xe0));
+    const __m512i v2 =
+        _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(u0, _mm512_set1_epi16(0x1f)), 6), u1);
+    const __m512i v3 =
+        _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16(u0, 12), _mm512_slli_epi16(u1, 6)), u2);
+    _mm512_storeu_si512(o, _mm512_mask_mov_epi16(_mm512_mask_mov_epi16(u0, two, v2), three, v3));
+    o += chars;
+    p += used;
+  }
+  // The last bytes (valid, so the decoder never fails).
+  while (p < n) {
+    if (in[p] < 0x80) {
+      *o++ = static_cast<char16_t>(in[p++]);
+      continue;
+    }
+    const code_point c = decode_multibyte(in + p, n - p);
+    if (c.value < 0x10000u) {
+      *o++ = static_cast<char16_t>(c.value);
+    } else {
+      const std::uint32_t v = c.value - 0x10000u;
+      o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
+      o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
+      o += 2;
+    }
+    p += c.size;
+  }
+  return static_cast<std::size_t>(o - out);
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -523,6 +616,15 @@ simd_kernel utf16_kernel() noexcept {
 }
 
 transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexcept {
+#if MPK_UNICODE_AVX512 && MPK_USE_SIMDJSON
+  // Mixed text of some length: simdjson's validator, then the AVX-512 decoder (which trusts
+  // its input). Invalid text goes to the loop below, which finds where.
+  if (n >= 128 && best_kernel == simd_kernel::avx512 &&
+      active_kernel.load(std::memory_order_relaxed) == simd_kernel::avx512 &&
+      simdjson::validate_utf8(in, n))
+    return {utf8_to_utf16_valid_avx512(reinterpret_cast<const uchar*>(in), n, out),
+            transcoded::no_error};
+#endif
   const auto* const begin = reinterpret_cast<const uchar*>(in);
   const auto* p = begin;
   const uchar* const end = p + n;

@@ -496,36 +496,43 @@ TEST(Utf16, WideTranscoderAgreesWithTheReference) {
 }
 
 // UTF-8 -> UTF-16 on text of ASCII runs of every length between non-ASCII characters (so
-// the ASCII prefix of a 16-byte block ends at every place), with a byte that is never UTF-8
-// (ff) at a character boundary in one string of three: the units, or the error at that byte.
+// the ASCII prefix of a 16-byte block ends at every place, and 2- and 3-byte sequences start
+// at every place of a 64-byte window), with a byte that is never UTF-8 (ff) at a character
+// boundary in one string of three: the units, or the error at that byte. With each kernel
+// choice (the AVX-512 one also decodes validated text of 128 bytes or more).
 TEST(Utf16, FromUtf8WithAsciiRunsOfEveryLength) {
-  std::mt19937 rng(31);
-  const char32_t others[] = {0xe9, 0x7ff, 0x800, 0x2713, 0xffff, 0x10000, 0x1f600};
-  for (int round = 0; round < 3000; ++round) {
-    const std::size_t chars = rng() % 101;
-    const std::size_t bad_at = rng() % 3 == 0 ? rng() % (chars + 1) : chars + 1;
-    const std::size_t run = rng() % 20;
-    std::string e;
-    std::u16string u;
-    std::size_t error_at = mpk::detail::transcoded::no_error;
-    for (std::size_t i = 0; i <= chars; ++i) {
-      if (i == bad_at) {
-        error_at = e.size();
-        e += '\xff';
+  for (const auto kernel : available_kernels()) {
+    const kernel_scope use(kernel);
+    SCOPED_TRACE(static_cast<int>(kernel));
+    std::mt19937 rng(31);
+    const char32_t others[] = {0xe9, 0x7ff, 0x800, 0x2713, 0xffff, 0x10000, 0x1f600};
+    for (int round = 0; round < 3000; ++round) {
+      const std::size_t chars = rng() % 300;
+      const std::size_t bad_at = rng() % 3 == 0 ? rng() % (chars + 1) : chars + 1;
+      const std::size_t run = rng() % 12;
+      const std::size_t kinds = round % 2 == 0 ? 5 : std::size(others);  // even: no 4-byte
+      std::string e;
+      std::u16string u;
+      std::size_t error_at = mpk::detail::transcoded::no_error;
+      for (std::size_t i = 0; i <= chars; ++i) {
+        if (i == bad_at) {
+          error_at = e.size();
+          e += '\xff';
+        }
+        if (i == chars) break;
+        const char32_t c =
+            rng() % (run + 1) == 0 ? others[rng() % kinds] : char32_t(0x20 + rng() % 0x5f);
+        e += utf8_of(c);
+        u += utf16_of(c);
       }
-      if (i == chars) break;
-      const char32_t c = rng() % (run + 1) == 0 ? others[rng() % std::size(others)]
-                                                : char32_t(0x20 + rng() % 0x5f);
-      e += utf8_of(c);
-      u += utf16_of(c);
-    }
-    SCOPED_TRACE(round);
-    const mpk::result<std::u16string> r = mpk::to_utf16(e);
-    if (error_at != mpk::detail::transcoded::no_error) {
-      ASSERT_FALSE(r.has_value());
-      ASSERT_EQ(r.error(), (mpk::error{mpk::errc::invalid_utf8, error_at}));
-    } else {
-      ASSERT_EQ(r.value(), u);
+      SCOPED_TRACE(round);
+      const mpk::result<std::u16string> r = mpk::to_utf16(e);
+      if (error_at != mpk::detail::transcoded::no_error) {
+        ASSERT_FALSE(r.has_value());
+        ASSERT_EQ(r.error(), (mpk::error{mpk::errc::invalid_utf8, error_at}));
+      } else {
+        ASSERT_EQ(r.value(), u);
+      }
     }
   }
 }
