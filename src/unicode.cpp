@@ -379,8 +379,8 @@ constexpr pack_table_t pack_table = make_pack_table();
 /// 0..61 (so end inside the window) are decoded at once: the positions of their lead bytes
 /// are compressed into a vector of indexes, three byte permutes fetch each one's first, second
 /// and third byte, and 16-bit lanes put together its 1-, 2- or 3-byte form. A window with a
-/// 4-byte sequence goes character by character. The 64-byte stores stay within n units of
-/// output: the units written never outnumber the bytes read, and 64 bytes remain.
+/// 4-byte sequence goes character by character. It writes exactly the units it produces
+/// (masked stores where a window yields fewer than 32), so exact-size outputs are safe.
 [[MPK_AVX512_TARGET]] std::size_t utf8_to_utf16_valid_avx512(const uchar* in, std::size_t n,
                                                              char16_t* out) noexcept {
   std::size_t p = 0;
@@ -443,7 +443,8 @@ constexpr pack_table_t pack_table = make_pack_table();
         _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(u0, _mm512_set1_epi16(0x1f)), 6), u1);
     const __m512i v3 =
         _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16(u0, 12), _mm512_slli_epi16(u1, 6)), u2);
-    _mm512_storeu_si512(o, _mm512_mask_mov_epi16(_mm512_mask_mov_epi16(u0, two, v2), three, v3));
+    _mm512_mask_storeu_epi16(o, _bzhi_u32(~0u, chars),
+                             _mm512_mask_mov_epi16(_mm512_mask_mov_epi16(u0, two, v2), three, v3));
     o += chars;
     p += used;
   }

@@ -532,6 +532,13 @@ TEST(Utf16, FromUtf8WithAsciiRunsOfEveryLength) {
         ASSERT_EQ(r.error(), (mpk::error{mpk::errc::invalid_utf8, error_at}));
       } else {
         ASSERT_EQ(r.value(), u);
+        // Into memory of exactly the right size: nothing written past it.
+        std::vector<char16_t> exact(u.size() + 64, u'#');
+        ASSERT_EQ(mpk::utf8_to_utf16(e, std::span<char16_t>(exact.data(), u.size())).value(),
+                  u.size());
+        ASSERT_EQ(std::u16string_view(exact.data(), u.size()), u);
+        for (std::size_t k = u.size(); k < exact.size(); ++k)
+          ASSERT_EQ(exact[k], u'#') << "written past the output";
       }
     }
   }
