@@ -374,6 +374,7 @@ constexpr pack_table_t pack_table = make_pack_table();
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
 
+#if MPK_USE_SIMDJSON  // used after simdjson's validator
 /// UTF-8 that is known to be valid to UTF-16, with AVX-512: 64 input bytes per window. An
 /// ASCII window is widened; otherwise the first (up to 32) characters that start in bytes
 /// 0..61 (so end inside the window) are decoded at once: the positions of their lead bytes
@@ -467,6 +468,7 @@ constexpr pack_table_t pack_table = make_pack_table();
   }
   return static_cast<std::size_t>(o - out);
 }
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
