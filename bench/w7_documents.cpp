@@ -591,7 +591,10 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
   checks::add_op(
       t, dec_m, "mpk", "same values from mpk's bytes",
       "mpk::unpack<std::vector<T>>: a new list per operation, strings checked for UTF-8",
-      [c] { return mpk::unpack<std::vector<T>>(c->maps.bytes()).value_or(std::vector<T>{}); },
+      [c] {
+        auto r = mpk::unpack<std::vector<T>>(c->maps.bytes());
+        return r ? std::move(*r) : std::vector<T>{};  // moved out (value_or would copy it)
+      },
       equal_check);
   checks::add_op(
       t, dec_m, "msgpack-cxx", "same values from mpk's bytes",
@@ -611,8 +614,8 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
       "mpk::unpack_records<std::vector<T>>(records_decoder, bytes): a new list per operation; "
       "msgpack-cxx: n/a (no record extension)",
       [c, d = std::make_shared<mpk::records_decoder>()] {
-        return mpk::unpack_records<std::vector<T>>(*d, c->records.bytes())
-            .value_or(std::vector<T>{});
+        auto r = mpk::unpack_records<std::vector<T>>(*d, c->records.bytes());
+        return r ? std::move(*r) : std::vector<T>{};  // moved out (value_or would copy it)
       },
       equal_check);
   return true;
