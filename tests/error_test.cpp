@@ -59,6 +59,19 @@ TEST(Result, HoldsAnError) {
   EXPECT_EQ(out, "untouched");
 }
 
+TEST(Result, ValueOrMovesOutOfAnRvalue) {
+  // A long string lives on the heap: moving it keeps the buffer, copying makes a new one.
+  mpk::result<std::string> r = std::string(100, 'x');
+  const char* heap = r->data();
+  const std::string copied = r.value_or("fallback");
+  EXPECT_NE(copied.data(), heap);
+  EXPECT_EQ(copied, std::string(100, 'x'));
+  const std::string moved = std::move(r).value_or({});
+  EXPECT_EQ(moved.data(), heap);
+  mpk::result<std::string> failed = mpk::errc::truncated;
+  EXPECT_EQ(std::move(failed).value_or({}), "");
+}
+
 TEST(Result, ValueThrowsOnError) {
   mpk::result<int> r = mpk::errc::truncated;
   try {

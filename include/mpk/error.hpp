@@ -164,9 +164,15 @@ class [[nodiscard]] result {
   /// The error; `errc::ok` with offset 0 when this holds a value.
   mpk::error error() const noexcept { return has_ ? mpk::error{} : error_; }
 
-  template <class U>
+  /// The value, or `fallback` converted to T. On an rvalue result the value is moved out, not
+  /// copied (`mpk::unpack<std::vector<beer>>(bytes).value_or({})` costs no copy of the list).
+  template <class U = T>
   T value_or(U&& fallback) const& {
     return has_ ? value_ : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <class U = T>
+  T value_or(U&& fallback) && {
+    return has_ ? std::move(value_) : static_cast<T>(std::forward<U>(fallback));
   }
 
   /// Moves the value into `out` and returns no error, or leaves `out` alone and returns the
