@@ -96,6 +96,18 @@ inline code_point decode_multibyte(const uchar* p, std::size_t avail) noexcept {
   return {0, 0};  // F5..FF never appear in UTF-8
 }
 
+/// Writes code point `c` as UTF-16 (one unit, or a surrogate pair) at `o` and advances it.
+inline void put_utf16(std::uint32_t c, char16_t*& o) noexcept {
+  if (c < 0x10000u) {
+    *o++ = static_cast<char16_t>(c);
+  } else {
+    const std::uint32_t v = c - 0x10000u;
+    o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
+    o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
+    o += 2;
+  }
+}
+
 /// Packs 4 UTF-16 code units below 0x80 (one 64-bit word, native order) into 4 bytes.
 inline std::uint32_t pack_ascii4(std::uint64_t w) noexcept {
   if constexpr (std::endian::native == std::endian::little) {
@@ -153,6 +165,18 @@ inline std::size_t encode_one(const char16_t* in, std::size_t n, std::size_t i,
     return 0;
   }
   return 1;
+}
+
+/// encode_one from in[i] until i >= stop (a pair may take it one past stop). False, with
+/// `i` at it, on a lone surrogate.
+inline bool encode_units(const char16_t* in, std::size_t n, std::size_t& i, std::size_t stop,
+                         uchar*& o) noexcept {
+  while (i < stop) {
+    const std::size_t k = encode_one(in, n, i, o);
+    if (k == 0) return false;
+    i += k;
+  }
+  return true;
 }
 
 #if MPK_UNICODE_SSSE3
@@ -247,17 +271,9 @@ constexpr pack_table_t pack_table = make_pack_table();
       continue;
     }
     // A surrogate: unit by unit to the end of the block (a pair may straddle it).
-    for (const std::size_t stop = i + 8; i < stop;) {
-      const std::size_t k = encode_one(in, n, i, o);
-      if (k == 0) return {0, i};
-      i += k;
-    }
+    if (!encode_units(in, n, i, i + 8, o)) return {0, i};
   }
-  while (i < n) {
-    const std::size_t k = encode_one(in, n, i, o);
-    if (k == 0) return {0, i};
-    i += k;
-  }
+  if (!encode_units(in, n, i, n, o)) return {0, i};
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
 
@@ -347,11 +363,7 @@ constexpr pack_table_t pack_table = make_pack_table();
       continue;
     }
     // A surrogate: unit by unit to the end of the block (a pair may straddle it).
-    for (const std::size_t stop = i + 32; i < stop;) {
-      const std::size_t k = encode_one(in, n, i, o);
-      if (k == 0) return {0, i};
-      i += k;
-    }
+    if (!encode_units(in, n, i, i + 32, o)) return {0, i};
   }
   while (i < n) {
     const std::size_t take = std::min<std::size_t>(n - i, 16);
@@ -366,15 +378,23 @@ constexpr pack_table_t pack_table = make_pack_table();
     o += len;
     i += take;
   }
-  while (i < n) {
-    const std::size_t k = encode_one(in, n, i, o);
-    if (k == 0) return {0, i};
-    i += k;
-  }
+  if (!encode_units(in, n, i, n, o)) return {0, i};
   return {static_cast<std::size_t>(o - reinterpret_cast<uchar*>(out)), transcoded::no_error};
 }
 
 #if MPK_USE_SIMDJSON  // used after simdjson's validator
+/// Decodes one character of UTF-8 known to be valid (`avail` bytes at `p`) to `o`, advances
+/// `o` and returns the bytes read.
+inline std::size_t decode_valid(const uchar* p, std::size_t avail, char16_t*& o) noexcept {
+  if (*p < 0x80) {
+    *o++ = static_cast<char16_t>(*p);
+    return 1;
+  }
+  const code_point c = decode_multibyte(p, avail);
+  put_utf16(c.value, o);
+  return c.size;
+}
+
 /// UTF-8 that is known to be valid to UTF-16, with AVX-512: 64 input bytes per window. An
 /// ASCII window is widened; otherwise the first (up to 32) characters that start in bytes
 /// 0..61 (so end inside the window) are decoded at once: the positions of their lead bytes
@@ -402,20 +422,7 @@ constexpr pack_table_t pack_table = make_pack_table();
     }
     if (_mm512_cmpge_epu8_mask(d, _mm512_set1_epi8(static_cast<char>(0xf0))) != 0) {
       for (const std::size_t stop = p + 64; p < stop;) {  // a 4-byte sequence: one by one
-        if (in[p] < 0x80) {
-          *o++ = static_cast<char16_t>(in[p++]);
-          continue;
-        }
-        const code_point c = decode_multibyte(in + p, n - p);
-        if (c.value < 0x10000u) {
-          *o++ = static_cast<char16_t>(c.value);
-        } else {
-          const std::uint32_t v = c.value - 0x10000u;
-          o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
-          o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
-          o += 2;
-        }
-        p += c.size;
+        p += decode_valid(in + p, n - p, o);
       }
       continue;
     }
@@ -451,20 +458,7 @@ constexpr pack_table_t pack_table = make_pack_table();
   }
   // The last bytes (valid, so the decoder never fails).
   while (p < n) {
-    if (in[p] < 0x80) {
-      *o++ = static_cast<char16_t>(in[p++]);
-      continue;
-    }
-    const code_point c = decode_multibyte(in + p, n - p);
-    if (c.value < 0x10000u) {
-      *o++ = static_cast<char16_t>(c.value);
-    } else {
-      const std::uint32_t v = c.value - 0x10000u;
-      o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
-      o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
-      o += 2;
-    }
-    p += c.size;
+    p += decode_valid(in + p, n - p, o);
   }
   return static_cast<std::size_t>(o - out);
 }
@@ -671,14 +665,7 @@ transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexc
     }
     const code_point c = decode_multibyte(p, static_cast<std::size_t>(end - p));
     if (c.size == 0) return {0, static_cast<std::size_t>(p - begin)};
-    if (c.value < 0x10000u) {
-      *o++ = static_cast<char16_t>(c.value);
-    } else {
-      const std::uint32_t v = c.value - 0x10000u;
-      o[0] = static_cast<char16_t>(0xd800u | (v >> 10));
-      o[1] = static_cast<char16_t>(0xdc00u | (v & 0x3ffu));
-      o += 2;
-    }
+    put_utf16(c.value, o);
     p += c.size;
   }
   return {static_cast<std::size_t>(o - out), transcoded::no_error};
