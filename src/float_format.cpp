@@ -309,7 +309,19 @@ char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
     put_digits(p + 1 - x, d, n);
     return p + n + 1 - x;
   }
-  p[0] = put_digits(p + 1, d, n);
+  if (n >= 16) {
+    // 16 or 17 digits (most doubles) without a branch on which: as 17 digits at p + n - 16,
+    // where a leading '0' (n == 16) lands on p[0], overwritten just below.
+    const u64 high = d / 100000000;
+    const u64 top = high / 100000000;
+    char* const w = p + n - 16;
+    w[0] = static_cast<char>('0' + top);
+    store8(w + 1, digit_bytes(static_cast<u32>(high - top * 100000000)) + ascii_zeros);
+    store8(w + 9, digit_bytes(static_cast<u32>(d - high * 100000000)) + ascii_zeros);
+    p[0] = p[1];
+  } else {
+    p[0] = put_digits(p + 1, d, n);
+  }
   if (n > 1) {
     p[1] = '.';
     p += n + 1;
