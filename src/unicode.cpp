@@ -4,6 +4,9 @@
 // (UTF-16, two 64-bit words) at a time: most text in MessagePack is ASCII, and a word test
 // is one AND per 8 characters. Anything else goes through a branchy scalar decoder that
 // follows the table of well-formed byte sequences of the Unicode standard (table 3-7).
+// Mixed text has SIMD kernels chosen at run time (SSSE3 and AVX-512 for UTF-16 -> UTF-8,
+// AVX-512 after simdjson's validator for UTF-8 -> UTF-16); the scalar code is their
+// reference in the tests and reports every error's offset.
 #include "mpk/unicode.hpp"
 
 #include <algorithm>

@@ -114,8 +114,9 @@ enum class simd_kernel : unsigned char { scalar, ssse3, avx512 };
                                             char* out) noexcept;
 
 /// The kernel utf16_to_utf8_wide (so the writer) uses from now on, for tests and
-/// measurements: `k` if available, else the best one. Returns the previous choice. Not meant
-/// to change while other threads transcode (they would see either kernel: same bytes).
+/// measurements: `k` if available, else the best one; anything but avx512 also turns off
+/// the AVX-512 path of utf8_to_utf16_raw. Returns the previous choice. Not meant to change
+/// while other threads transcode (they would see either kernel: same results).
 simd_kernel use_utf16_kernel(simd_kernel k) noexcept;
 
 /// The kernel utf16_to_utf8_wide uses now.
@@ -123,7 +124,8 @@ simd_kernel use_utf16_kernel(simd_kernel k) noexcept;
 
 /// Transcodes `n` bytes of UTF-8 at `in` to UTF-16 at `out` and returns the code units
 /// written: exactly the UTF-16 length of the input, never more (n code units always suffice).
-/// On invalid UTF-8, stops with error_at = the offset of the bad sequence.
+/// On invalid UTF-8, stops with error_at = the offset of the bad sequence. From 128 bytes on
+/// an AVX-512 CPU (builds with simdjson): validated first, then decoded 64 bytes at a time.
 [[nodiscard]] transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexcept;
 
 /// utf8_length without result<>: count = bytes, or error_at = the lone surrogate's index.
