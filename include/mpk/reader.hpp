@@ -11,8 +11,8 @@
 //
 // How it is fast: every read makes one bounds check ("at least 9 bytes left?"), decodes the
 // first byte through branches (the fix formats are arithmetic) and reads any header without
-// further checks; values that straddle the last 8 bytes of the input take a cold,
-// out-of-line path that decodes from a zero-padded copy. Strings and binaries are views into
+// further checks; values in the last 8 bytes of the input take an out-of-line path that
+// checks each header byte against the end. Strings and binaries are views into
 // the input. `skip()`, `field_size()` and `raw_value()` walk nested values with a count of
 // items still owed per level, never by recursion.
 //

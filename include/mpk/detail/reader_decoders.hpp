@@ -110,8 +110,9 @@ MPK_ALWAYS_INLINE constexpr decoded<F> int_into_float(Src v, std::size_t n) noex
 // --- decoders --------------------------------------------------------------------------
 //
 // Each decoder reads the header at `h`, where at least `avail` bytes are readable (avail >= 1;
-// the fast path passes the real input with avail >= 9, the cold path a zero-padded copy of
-// the last few bytes with the real count). `at` is where the value really is, for views.
+// the fast path passes avail >= 9, and the path for the last 8 bytes the real count): every
+// header byte after the first is checked against `avail` before it is read (MPK_NEED_), and
+// with avail >= 9 the compiler drops those checks. `at` is where the value is, for views.
 // When Checked is false, `avail` is ignored and the input is trusted.
 
 #define MPK_NEED_(n)                                   \

@@ -192,16 +192,16 @@ inline constexpr std::byte poison[16] = {
     std::byte{0xc1}, std::byte{0xc1}, std::byte{0xc1}, std::byte{0xc1},
     std::byte{0xc1}, std::byte{0xc1}, std::byte{0xc1}, std::byte{0xc1}};
 
-/// Runs decoder D when fewer than 9 bytes remain: on a zero-padded copy of them, checking
-/// every length against the real count. Cold: at most once per message in practice.
+/// Runs decoder D when fewer than 9 bytes remain. Every decoder checks each header byte
+/// after the first against `avail` before it reads it (MPK_NEED_), so it runs on the input
+/// itself; no copy. Out of line: at most once per message in practice (its last value).
 template <class D>
-MPK_COLD decoded<typename D::value_type> decode_short(const std::byte* p, const std::byte* end,
-                                                      limits lim) noexcept {
+__attribute__((noinline)) decoded<typename D::value_type> decode_short(const std::byte* p,
+                                                                       const std::byte* end,
+                                                                       limits lim) noexcept {
   const auto avail = static_cast<std::size_t>(end - p);
   if (avail == 0) return fail_with<typename D::value_type>(errc::truncated);
-  std::byte pad[16] = {};
-  std::memcpy(pad, p, avail);
-  return D::template run<true>(pad, p, avail, lim);
+  return D::template run<true>(p, p, avail, lim);
 }
 
 /// value_extent() when fewer than 9 bytes remain.
