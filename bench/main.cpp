@@ -112,6 +112,9 @@ int main(int argc, char** argv) {
     args.push_back(s.data());
   int n = static_cast<int>(args.size());
   args.push_back(nullptr);
+  // One line at a time even into a pipe: the runner's progress bar counts the lines as they
+  // come (block buffering held them back for minutes).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
 
