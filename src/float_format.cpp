@@ -175,94 +175,31 @@ inline decimal without_trailing_zeros(u64 d, int k) noexcept {
   const u64 tp10 = sp10 + 10;
   const bool sp10_in = vbl + out <= sp10 << 2;
   const bool tp10_in = (tp10 << 2) + out <= vbr;
-  if (sp10_in != tp10_in) return without_trailing_zeros((sp10_in ? sp10 : tp10) / 10, k + 1);
-  // Else s or t = s + 1, whichever is in; both in: the closer to v, ties to even. (Without
-  // branches: which one it is depends on the data, a branch would be mispredicted.) Neither
-  // ends in 0: a multiple of 10 in the interval was taken above.
+  // Else s or t = s + 1, whichever is in; both in: the closer to v, ties to even. Neither
+  // ends in 0: a multiple of 10 in the interval is the one above. Both are computed and one
+  // is picked without a branch: which one it is depends on the data (for doubles of 16-17
+  // digits, each about half the time), so a branch would often be mispredicted.
+  const bool fewer = sp10_in != tp10_in;
   const u64 t = s + 1;
   const bool s_in = vbl + out <= s << 2;
   const bool t_in = (t << 2) + out <= vbr;
   const u64 middle = (s + t) << 1;
   const bool s_closer = vb < middle || (vb == middle && (s & 1) == 0);
   const bool pick_s = s_in & (!t_in | s_closer);
-  return {s + static_cast<u64>(!pick_s), k};
+  const u64 closest = s + static_cast<u64>(!pick_s);
+  const u64 multiple = (sp10_in ? sp10 : tp10) / 10;
+  return without_trailing_zeros(fewer ? multiple : closest, k + static_cast<int>(fewer));
 }
-
-constexpr auto digit_pairs = [] {
-  std::array<char, 200> a{};
-  for (int i = 0; i < 100; ++i) {
-    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
-    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
-  }
-  return a;
-}();
 
 inline void put2(char* p, u32 x) noexcept {
   std::memcpy(p, &digit_pairs[2 * x], 2);
-}
-
-inline void store8(char* p, u64 w) noexcept {
-  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
-  std::memcpy(p, &w, 8);
-}
-
-// The eight decimal digits of x < 10^8 (leading zeros included) as the bytes of a word, the
-// first digit in the lowest byte, each byte 0..9: split in halves of four digits (one per
-// 32-bit lane), then each lane in two (/100 as * 10486 >> 20), then each 16-bit lane in two
-// (/10 as * 103 >> 10); every product stays inside its lane. Computing the digits in a
-// register and storing whole words avoids reloading bytes just stored (a stall).
-inline u64 digit_bytes(u32 x) noexcept {
-  u64 v = x / 10000 | u64{x % 10000} << 32;
-  u64 q = ((v * 10486) >> 20) & 0x0000007f0000007f;
-  v = q | (v - q * 100) << 16;
-  q = ((v * 103) >> 10) & 0x000f000f000f000f;
-  return q | (v - q * 10) << 8;
-}
-
-constexpr u64 ascii_zeros = 0x3030303030303030;
-
-constexpr auto powers_of_10 = [] {
-  std::array<u64, 20> a{};
-  a[0] = 1;
-  for (std::size_t i = 1; i < a.size(); ++i)
-    a[i] = a[i - 1] * 10;
-  return a;
-}();
-
-inline int count_digits(u64 d) noexcept {
-  const int t = (static_cast<int>(std::bit_width(d)) * 1233) >> 12;
-  return t + (d >= powers_of_10[static_cast<std::size_t>(t)] ? 1 : 0);
-}
-
-// Writes the last n (1..20) digits of d, leading zeros included, at dst: exactly n
-// characters, with scratch up to dst + 8 when n < 8. Returns the first character.
-[[gnu::always_inline]] inline char put_digits(char* dst, u64 d, int n) noexcept {
-  if (n <= 8) {
-    const u64 w = (digit_bytes(static_cast<u32>(d % 100000000)) >> (8 * (8 - n))) + ascii_zeros;
-    store8(dst, w);
-    return static_cast<char>(w);
-  }
-  const u64 high = d / 100000000;
-  const u32 low = static_cast<u32>(d - high * 100000000);
-  u64 w = 0;
-  if (n <= 16) {
-    w = (digit_bytes(static_cast<u32>(high % 100000000)) >> (8 * (16 - n))) + ascii_zeros;
-    store8(dst, w);
-  } else {
-    const u64 top = high / 100000000;  // < 10^4
-    w = (digit_bytes(static_cast<u32>(top)) >> (8 * (24 - n))) + ascii_zeros;
-    store8(dst, w);
-    store8(dst + (n - 16), digit_bytes(static_cast<u32>(high - top * 100000000)) + ascii_zeros);
-  }
-  store8(dst + (n - 8), digit_bytes(low) + ascii_zeros);
-  return static_cast<char>(w);
 }
 
 // Writes d * 10^k (the shortest digits of v = c * 2^q, d not ending in 0) in to_chars' layout, then
 // ".0" when `json` and the text is a bare integer; returns the end, or nullptr for the rare
 // integral value whose exact digits (which to_chars prints) need more than 64 bits.
 template <bool json>
-char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
+[[gnu::always_inline]] inline char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
   const int n = count_digits(d);
   const int x = k + n - 1;  // scientific exponent
   const int sci_len = n + (n > 1 ? 1 : 0) + (x <= -100 || x >= 100 ? 5 : 4);
@@ -313,12 +250,14 @@ char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
     // 16 or 17 digits (most doubles) without a branch on which: as 17 digits at p + n - 16,
     // where a leading '0' (n == 16) lands on p[0], overwritten just below.
     const u64 high = d / 100000000;
-    const u64 top = high / 100000000;
+    const u64 top = high / 100000000;  // 0 when n == 16
+    const u64 middle = digit_bytes(static_cast<u32>(high - top * 100000000)) + ascii_zeros;
     char* const w = p + n - 16;
-    w[0] = static_cast<char>('0' + top);
-    store8(w + 1, digit_bytes(static_cast<u32>(high - top * 100000000)) + ascii_zeros);
+    store8(w + 1, middle);
     store8(w + 9, digit_bytes(static_cast<u32>(d - high * 100000000)) + ascii_zeros);
-    p[0] = p[1];
+    // The first digit (p[1], the '.', is written below), taken from the registers rather
+    // than read back from the bytes just stored.
+    p[0] = static_cast<char>(n > 16 ? '0' + top : middle & 0xff);
   } else {
     p[0] = put_digits(p + 1, d, n);
   }
@@ -376,15 +315,11 @@ char* format(char* first, F v) noexcept {
     }
     return end;
   }
-  if (e != 0) {
-    const u64 c = t | u64{1} << traits::mantissa_bits;
-    const int q = e - 1 + traits::q_min;
-    const decimal dec = shortest(c, q, t == 0 && e > 1);
-    end = put_decimal<json>(p, dec.digits, dec.exponent, c, q);
-  } else {
-    const decimal dec = shortest(t, traits::q_min, false);
-    end = put_decimal<json>(p, dec.digits, dec.exponent, t, traits::q_min);
-  }
+  // v = c * 2^q: a normal value has the hidden bit, a subnormal one the smallest exponent.
+  const u64 c = e != 0 ? t | u64{1} << traits::mantissa_bits : t;
+  const int q = e != 0 ? e - 1 + traits::q_min : traits::q_min;
+  const decimal dec = shortest(c, q, t == 0 && e > 1);
+  end = put_decimal<json>(p, dec.digits, dec.exponent, c, q);
   if (end != nullptr) return end;
   // Rare: an integer of more than 64 bits printed in fixed form.
   end = std::to_chars(first, first + float_text_room, v).ptr;

@@ -137,13 +137,6 @@ namespace {
 
 using detail::append_json_string;
 
-template <class T>
-void append_int(std::string& out, T v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
-
 /// "nan", "-nan", "inf", "-inf", or "nan:<hex bits>" for a NaN with another sign or payload
 /// than the default quiet NaN: lossless mode keeps every bit.
 template <class F, class Bits>
@@ -168,6 +161,14 @@ void append_special(std::string& out, F v) {
 
 /// The converter's output: a staging area on the stack, appended to the caller's string in
 /// blocks, so that each small piece of JSON is a few stores rather than a call.
+///
+/// The converter's hot loop writes through a cursor in a local variable (`char* o`, taken
+/// with cursor() and handed back with set_cursor() before any other member is used): a
+/// store through a char pointer may alias any object in memory, so a cursor kept in a
+/// member would be reloaded after every byte written, while a local whose address never
+/// escapes stays in a register. Before writing n bytes at `o`, the loop checks that
+/// `stop() - o >= n` and otherwise calls flush_at(o), which empties the staging area: every
+/// token written that way is at most capacity bytes (the largest is a short string: 258).
 class text_out {
  public:
   explicit text_out(std::string& s) noexcept : s_(s) {}
@@ -175,12 +176,24 @@ class text_out {
   text_out(const text_out&) = delete;
   text_out& operator=(const text_out&) = delete;
 
-  /// Room for `n` (<= capacity) bytes at the end; write them, then advance() past them.
-  char* room(std::size_t n) {
-    if (n > static_cast<std::size_t>(end_ - p_)) flush();
+  /// Where the next byte goes.
+  char* cursor() const noexcept { return p_; }
+  /// Moves the cursor to `o` (between cursor's staging area start and stop()).
+  void set_cursor(char* o) noexcept { p_ = o; }
+  /// The end of the staging area (it never moves).
+  const char* stop() const noexcept { return end_; }
+  /// Moves what is staged before `o` to the caller's string; returns the new cursor, which
+  /// has `capacity` bytes of room.
+  [[gnu::noinline]] char* flush_at(char* o) {
+    p_ = o;
+    flush();
     return p_;
   }
-  void advance(char* q) noexcept { p_ = q; }
+  /// The size of the caller's string with what is staged before `o`.
+  std::size_t size_at(const char* o) const noexcept {
+    return s_.size() + static_cast<std::size_t>(o - buf_);
+  }
+
   void put(char c) {
     if (p_ == end_) flush();
     *p_++ = c;
@@ -209,8 +222,6 @@ class text_out {
     flush();
     return s_;
   }
-  /// The size of the caller's string, with what is staged.
-  std::size_t size() const noexcept { return s_.size() + static_cast<std::size_t>(p_ - buf_); }
   static constexpr std::size_t capacity = 4096;
 
  private:
@@ -233,6 +244,17 @@ constexpr auto plain_ascii = [] {
   return t;
 }();
 
+/// Nonzero when one of the 8 bytes of `w` is not plain_ascii: below 0x20 or from 0x80 (the
+/// high bit), '"' or '\\'. Each test is the exact "some byte is less than n" word trick: a
+/// borrow can only flag bytes above a byte that is flagged rightly, so the word is flagged
+/// if and only if one of its bytes is.
+constexpr std::uint64_t not_plain_ascii(std::uint64_t w) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101;
+  constexpr std::uint64_t high = ones * 0x80;
+  const auto below = [](std::uint64_t x, std::uint64_t n) { return (x - ones * n) & ~x; };
+  return (below(w, 0x20) | w | below(w ^ (ones * '"'), 1) | below(w ^ (ones * '\\'), 1)) & high;
+}
+
 enum class frame_kind : std::uint8_t {
   array,     // a JSON array
   object,    // a map as a JSON object: items alternate key, value
@@ -247,90 +269,157 @@ struct frame {
   std::size_t start = 0;  // key_text: where the key's JSON text starts in `out`
 };
 
+#define MPK_JSON_INLINE [[gnu::always_inline]] inline
+#define MPK_JSON_COLD [[gnu::noinline, gnu::cold]]
+
 class converter {
  public:
   converter(reader& r, std::string& out, const to_json_options& o) : r_(r), out_(out), o_(o) {}
 
   /// Moves what is staged to the caller's string: call it last.
   void finish() { out_.flushed(); }
-  /// The '\n' after a value of JSON Lines.
-  void end_line() { out_ += '\n'; }
-  /// The size of the caller's string, with what is staged.
-  std::size_t size() const noexcept { return out_.size(); }
+  /// Values converted by run<true>.
+  std::size_t values() const noexcept { return values_; }
 
-  result<void> run() {
+  /// Lines false: converts the next value. Lines true: converts values, each followed by
+  /// '\n', until the input ends or the caller's string has grown by `stop_after` bytes or
+  /// more since `start` (its size when the conversion began); call it when input remains.
+  template <bool Lines>
+  error run(std::size_t start = 0, std::size_t stop_after = 0) {
+    // The reader and the output cursor are locals while converting (see text_out): r_ and
+    // out_ are brought up to date around the few calls that use them, and at the end.
+    reader r = r_;
+    char* o = out_.cursor();
+    const error e = convert<Lines>(r, o, start, stop_after);
+    r_ = r;
+    out_.set_cursor(o);
+    return e;
+  }
+
+ private:
+  bool pretty() const noexcept { return o_.pretty && compact_ == 0; }
+
+  /// Makes room for n (<= text_out::capacity) bytes at the cursor `o`.
+  MPK_JSON_INLINE void need(char*& o, std::size_t n) {
+    if (n > static_cast<std::size_t>(out_.stop() - o)) [[unlikely]]
+      o = out_.flush_at(o);
+  }
+  /// Writes `text` (at most a few dozen bytes) at the cursor.
+  MPK_JSON_INLINE void put(char*& o, std::string_view text) {
+    need(o, text.size());
+    std::memcpy(o, text.data(), text.size());
+    o += text.size();
+  }
+  MPK_JSON_INLINE void put(char*& o, char c) {
+    need(o, 1);
+    *o++ = c;
+  }
+
+  template <bool Lines>
+  MPK_JSON_INLINE error convert(reader& r, char*& o, std::size_t start, std::size_t stop_after) {
     for (;;) {
-      if (auto e = before_item()) return e;
-      const std::size_t at = r_.position();
-      const type t = r_.peek();
-      switch (t) {
+      if (!stack_.empty()) {
+        if (auto e = before_item(r, o)) return e;
+      }
+      const std::size_t at = r.position();
+      switch (r.peek()) {
         case type::nil:
-          r_.read_nil();
-          out_ += "null";
+          r.read_nil();
+          put(o, "null");
           break;
         case type::boolean:
-          out_ += r_.read<bool>() ? "true" : "false";
+          put(o, r.read<bool>() ? std::string_view("true") : std::string_view("false"));
           break;
         case type::uint:
-          put_int(r_.read<std::uint64_t>());
+          need(o, detail::decimal_text_room);
+          o = detail::format_decimal(o, r.read<std::uint64_t>());
           break;
         case type::sint:
-          put_int(r_.read<std::int64_t>());
+          need(o, detail::decimal_text_room);
+          o = detail::format_decimal(o, r.read<std::int64_t>());
           break;
-        case type::float32:
-          if (auto e = write_float32(r_.read<float>(), at)) return e;
+        case type::float32: {
+          const float f = r.read<float>();
+          if (!r.ok()) return r.error();
+          out_.set_cursor(o);
+          const error e = write_float32(f, at);
+          o = out_.cursor();
+          if (e) return e;
           break;
-        case type::float64:
-          if (auto e = write_float64(r_.read<double>(), at)) return e;
-          break;
-        case type::str:
-          if (auto e = write_str(r_.read_str(), at)) return e;
-          break;
-        case type::bin:
-          write_bin(r_.read_bin());
-          break;
-        case type::ext: {
-          reader at_ext = r_;  // for the timestamp decoder, which reads the value again
-          const ext_view x = r_.read_ext();
-          if (r_.ok() && x.type == -1 &&
-              detail::append_timestamp_json(out_.flushed(), at_ext, o_.lossless, pretty()))
+        }
+        case type::float64: {
+          const double d = r.read<double>();
+          if (!r.ok()) return r.error();
+          if (std::isfinite(d)) [[likely]] {
+            // The shortest text that reads back as `d`, with ".0" after an integral one, so
+            // that it reads back as a float, not an integer.
+            need(o, detail::float_text_room);
+            o = detail::format_json_float(o, d);
             break;
-          write_ext(x);
+          }
+          out_.set_cursor(o);
+          const error e = write_float64_special(d, at);
+          o = out_.cursor();
+          if (e) return e;
+          break;
+        }
+        case type::str: {
+          const std::string_view s = r.read_str();
+          if (!r.ok()) return r.error();
+          if (auto e = write_str(o, s, at)) return e;
+          break;
+        }
+        case type::bin: {
+          const std::span<const std::byte> b = r.read_bin();
+          if (!r.ok()) return r.error();
+          out_.set_cursor(o);
+          write_bin(b);
+          o = out_.cursor();
+          break;
+        }
+        case type::ext: {
+          reader at_ext = r;  // for the timestamp decoder, which reads the value again
+          const ext_view x = r.read_ext();
+          if (!r.ok()) return r.error();
+          out_.set_cursor(o);
+          if (x.type != -1 ||
+              !detail::append_timestamp_json(out_.flushed(), at_ext, o_.lossless, pretty()))
+            write_ext(x);
+          o = out_.cursor();
           break;
         }
         case type::array: {
-          const std::uint32_t n = r_.read_array_header();
-          if (!r_.ok()) return r_.error();
-          if (depth_ >= r_.get_limits().max_depth) return error{errc::depth_exceeded, at};
+          const std::uint32_t n = r.read_array_header();
+          if (!r.ok()) return r.error();
+          if (depth_ >= r.get_limits().max_depth) return error{errc::depth_exceeded, at};
           if (n == 0) {
-            out_ += "[]";
+            put(o, "[]");
             break;
           }
-          out_ += '[';
+          put(o, '[');
           stack_.push_back({frame_kind::array, n});
           ++depth_;
           continue;
         }
         case type::map: {
-          const std::uint32_t n = r_.read_map_header();
-          if (!r_.ok()) return r_.error();
-          if (depth_ >= r_.get_limits().max_depth) return error{errc::depth_exceeded, at};
-          const bool pairs = o_.lossless && !keys_are_plain(n);
-          if (!r_.ok()) return r_.error();
+          const std::uint32_t n = r.read_map_header();
+          if (!r.ok()) return r.error();
+          if (depth_ >= r.get_limits().max_depth) return error{errc::depth_exceeded, at};
+          const bool pairs = o_.lossless && !keys_are_plain(r, n);
           if (pairs) {
-            out_ += "{\"$map\":";
-            if (pretty()) out_ += ' ';
+            put(o, "{\"$map\":");
+            if (pretty()) put(o, ' ');
             if (n == 0) {
-              out_ += "[]}";
+              put(o, "[]}");
               break;
             }
-            out_ += '[';
+            put(o, '[');
           } else {
             if (n == 0) {
-              out_ += "{}";
+              put(o, "{}");
               break;
             }
-            out_ += '{';
+            put(o, '{');
           }
           stack_.push_back({pairs ? frame_kind::pairs : frame_kind::object, std::uint64_t{n} * 2});
           ++depth_;
@@ -339,60 +428,70 @@ class converter {
         case type::invalid:
           break;
       }
-      if (!r_.ok()) return r_.error();
-      if (finish_item()) return {};
+      if (!r.ok()) return r.error();
+      if (!stack_.empty() && !finish_item(o)) continue;
+      // A top-level value is complete.
+      if constexpr (!Lines) {
+        return {};
+      } else {
+        put(o, '\n');
+        ++values_;
+        if (r.at_end() || out_.size_at(o) - start >= stop_after) return {};
+      }
     }
   }
 
- private:
-  bool pretty() const noexcept { return o_.pretty && compact_ == 0; }
-
-  void newline() {
+  /// The '\n' and indentation of pretty mode before an item or a closing bracket.
+  MPK_JSON_COLD void newline(char*& o) {
+    out_.set_cursor(o);
     out_.flushed().append(1, '\n').append(2 * (stack_.size() - static_cast<std::size_t>(compact_)),
                                           ' ');
+    o = out_.cursor();
   }
 
   /// Separators and the key of an object member, before the next item of the top frame.
-  error before_item() {
-    if (stack_.empty()) return {};
+  MPK_JSON_INLINE error before_item(reader& r, char*& o) {
     frame& f = stack_.back();
     switch (f.kind) {
       case frame_kind::array:
-        if (f.done != 0) out_ += ',';
-        if (pretty()) newline();
+        if (f.done != 0) put(o, ',');
+        if (pretty()) newline(o);
         return {};
       case frame_kind::object:
         if (f.done % 2 == 0) {
-          if (f.done != 0) out_ += ',';
-          if (pretty()) newline();
+          if (f.done != 0) put(o, ',');
+          if (pretty()) newline(o);
           // A string key (the usual case) is written here; any other key goes through a
           // key_text frame.
-          if (r_.remaining() != 0 && r_.peek() == type::str) {
-            const std::size_t at = r_.position();
-            const std::string_view k = r_.read_str();
-            if (auto e = write_str(k, at)) return e;
+          if (r.remaining() != 0 && r.peek() == type::str) {
+            const std::size_t at = r.position();
+            const std::string_view k = r.read_str();
+            if (!r.ok()) return r.error();
+            if (auto e = write_str(o, k, at)) return e;
             ++f.done;
-            out_ += pretty() ? ": " : ":";
+            put(o, pretty() ? std::string_view(": ") : std::string_view(":"));
             return {};
           }
           // Each key nested in a non-string key is escaped once more, which doubles its
           // quotes and backslashes: unbounded, 81 input bytes could ask for 2^40 bytes of
           // JSON. Plain mode stops at a few levels; lossless mode ($map) has no such limit.
-          if (compact_ >= max_key_nesting) return {errc::limit_exceeded, r_.position()};
+          if (compact_ >= max_key_nesting) return {errc::limit_exceeded, r.position()};
+          out_.set_cursor(o);
           stack_.push_back({frame_kind::key_text, 1, 0, out_.flushed().size()});
+          o = out_.cursor();
           ++compact_;  // the key's JSON text is compact, whatever the options
         } else {
-          out_ += pretty() ? ": " : ":";
+          put(o, pretty() ? std::string_view(": ") : std::string_view(":"));
         }
         return {};
       case frame_kind::pairs:
         if (f.done % 2 == 0) {
-          if (f.done != 0) out_ += ',';
-          if (pretty()) newline();
-          out_ += '[';
+          if (f.done != 0) put(o, ',');
+          if (pretty()) newline(o);
+          put(o, '[');
         } else {
-          out_ += ',';
-          if (pretty()) out_ += ' ';
+          put(o, ',');
+          if (pretty()) put(o, ' ');
         }
         return {};
       case frame_kind::key_text:
@@ -401,14 +500,14 @@ class converter {
     return {};
   }
 
-  /// Counts the item just written in its frame and closes every frame that is complete.
-  /// Returns true when the top-level value is complete.
-  bool finish_item() {
+  /// Counts the item just written in its frame (there is one) and closes every frame that
+  /// is complete. Returns true when the top-level value is complete.
+  MPK_JSON_INLINE bool finish_item(char*& o) {
     for (;;) {
       if (stack_.empty()) return true;
       frame& f = stack_.back();
       ++f.done;
-      if (f.kind == frame_kind::pairs && f.done % 2 == 0) out_ += ']';
+      if (f.kind == frame_kind::pairs && f.done % 2 == 0) put(o, ']');
       if (f.kind == frame_kind::object && f.done % 2 == 1) {
         // A key was completed by a key_text frame: the value comes next.
         return false;
@@ -419,71 +518,98 @@ class converter {
       if (closed.kind != frame_kind::key_text) --depth_;
       switch (closed.kind) {
         case frame_kind::array:
-          if (pretty()) newline();
-          out_ += ']';
+          if (pretty()) newline(o);
+          put(o, ']');
           break;
         case frame_kind::object:
-          if (pretty()) newline();
-          out_ += '}';
+          if (pretty()) newline(o);
+          put(o, '}');
           break;
         case frame_kind::pairs:
-          if (pretty()) newline();
-          out_ += "]}";
+          if (pretty()) newline(o);
+          put(o, "]}");
           break;
-        case frame_kind::key_text: {
+        case frame_kind::key_text:
           --compact_;
-          // A key whose JSON form is a string (a binary, a timestamp) is used as it is;
-          // any other key becomes its JSON text, as a string.
-          std::string& o = out_.flushed();
-          if (o[closed.start] != '"') {
-            const std::string text = o.substr(closed.start);
-            o.resize(closed.start);
-            append_json_string(o, text);
-          }
+          out_.set_cursor(o);
+          close_key_text(closed.start);
+          o = out_.cursor();
           // The object's key is done: continue with the object frame (loop), which counts it.
           break;
-        }
       }
     }
   }
 
-  template <class T>
-  void put_int(T v) {
-    char* q = out_.room(24);
-    out_.advance(std::to_chars(q, q + 24, v).ptr);
-  }
-
-  /// The shortest text that reads back as `d` (std::to_chars' text, written by
-  /// detail::format_json_float), with ".0" after an integral one, so that it reads back as a
-  /// float, not an integer.
-  void put_double(double d) {
-    char* const q = out_.room(detail::float_text_room);
-    out_.advance(detail::format_json_float(q, d));
-  }
-
-  /// Writes a short string of printable ASCII without '"' or '\\' as it is (copying while
-  /// checking); false, writing nothing, for any other string.
-  bool put_plain_string(std::string_view s) {
-    if (s.size() > 256) return false;
-    char* const q = out_.room(s.size() + 2);
-    char* o = q;
-    *o++ = '"';
-    bool plain = true;
-    for (const char c : s) {
-      plain &= plain_ascii[static_cast<unsigned char>(c)];
-      *o++ = c;
+  /// A key whose JSON form is a string (a binary, a timestamp) is used as it is; any other
+  /// key becomes its JSON text (from `start` in the caller's string), as a string.
+  MPK_JSON_COLD void close_key_text(std::size_t start) {
+    std::string& o = out_.flushed();
+    if (o[start] != '"') {
+      const std::string text = o.substr(start);
+      o.resize(start);
+      append_json_string(o, text);
     }
-    *o++ = '"';
-    if (plain) out_.advance(o);
-    return plain;
   }
 
-  error write_float64(double d, std::size_t at) {
-    if (!r_.ok()) return r_.error();
-    if (std::isfinite(d)) {
-      put_double(d);
+  /// Writes a string of printable ASCII without '"' or '\\' (up to 256 bytes) as it is,
+  /// copying while checking; false, with `o` unchanged, for any other string.
+  MPK_JSON_INLINE bool put_plain_string(char*& o, std::string_view s) {
+    const std::size_t n = s.size();
+    if (n > 256) return false;
+    need(o, n + 2);
+    char* const q = o + 1;
+    const char* const p = s.data();
+    if (n >= 8) {
+      // Whole words, the last one overlapping the one before when n is not a multiple of 8.
+      std::uint64_t bad = 0;
+      std::uint64_t w = 0;
+      std::size_t i = 0;
+      for (; i + 8 < n; i += 8) {
+        std::memcpy(&w, p + i, 8);
+        bad |= not_plain_ascii(w);
+        std::memcpy(q + i, &w, 8);
+      }
+      std::memcpy(&w, p + n - 8, 8);
+      bad |= not_plain_ascii(w);
+      std::memcpy(q + n - 8, &w, 8);
+      if (bad != 0) return false;
+    } else {
+      bool plain = true;
+      for (std::size_t i = 0; i < n; ++i) {
+        plain &= plain_ascii[static_cast<unsigned char>(p[i])];
+        q[i] = p[i];
+      }
+      if (!plain) return false;
+    }
+    o[0] = '"';
+    q[n] = '"';
+    o = q + n + 1;
+    return true;
+  }
+
+  MPK_JSON_INLINE error write_str(char*& o, std::string_view s, std::size_t at) {
+    if (put_plain_string(o, s)) return {};
+    out_.set_cursor(o);
+    const error e = write_other_str(s, at);
+    o = out_.cursor();
+    return e;
+  }
+
+  /// A string that is not short printable ASCII: escaped when it is valid UTF-8.
+  MPK_JSON_COLD error write_other_str(std::string_view s, std::size_t at) {
+    if (is_valid_utf8(s)) {
+      append_json_string(out_.flushed(), s);
       return {};
     }
+    if (!o_.lossless) return {errc::invalid_utf8, at};
+    out_ += pretty() ? "{\"$str\": \"" : "{\"$str\":\"";
+    append_base64(out_.flushed(), std::as_bytes(std::span(s.data(), s.size())));
+    out_ += "\"}";
+    return {};
+  }
+
+  /// NaN or an infinity: an error in plain mode, {"$float64": "nan"} (...) in lossless mode.
+  MPK_JSON_COLD error write_float64_special(double d, std::size_t at) {
     if (!o_.lossless) return {errc::out_of_range, at};
     out_ += pretty() ? "{\"$float64\": " : "{\"$float64\":";
     append_special<double, std::uint64_t>(out_.flushed(), d);
@@ -491,8 +617,7 @@ class converter {
     return {};
   }
 
-  error write_float32(float f, std::size_t at) {
-    if (!r_.ok()) return r_.error();
+  MPK_JSON_COLD error write_float32(float f, std::size_t at) {
     if (!o_.lossless) {
       if (!std::isfinite(f)) return {errc::out_of_range, at};
       detail::append_float(out_.flushed(), f);
@@ -507,22 +632,7 @@ class converter {
     return {};
   }
 
-  error write_str(std::string_view s, std::size_t at) {
-    if (!r_.ok()) return r_.error();
-    if (put_plain_string(s)) return {};
-    if (is_valid_utf8(s)) {
-      append_json_string(out_.flushed(), s);
-      return {};
-    }
-    if (!o_.lossless) return {errc::invalid_utf8, at};
-    out_ += pretty() ? "{\"$str\": \"" : "{\"$str\":\"";
-    append_base64(out_.flushed(), std::as_bytes(std::span(s.data(), s.size())));
-    out_ += "\"}";
-    return {};
-  }
-
-  void write_bin(std::span<const std::byte> b) {
-    if (!r_.ok()) return;
+  MPK_JSON_COLD void write_bin(std::span<const std::byte> b) {
     if (o_.lossless) out_ += pretty() ? "{\"$bin\": " : "{\"$bin\":";
     out_ += '"';
     append_base64(out_.flushed(), b);
@@ -530,17 +640,20 @@ class converter {
     if (o_.lossless) out_ += '}';
   }
 
-  void write_ext(const ext_view& x) {
-    if (!r_.ok()) return;
+  MPK_JSON_COLD void write_ext(const ext_view& x) {
+    char type_text[detail::decimal_text_room];
+    const std::string_view type(
+        type_text, static_cast<std::size_t>(
+                       detail::format_decimal(type_text, std::int64_t{x.type}) - type_text));
     if (o_.lossless) {
       out_ += pretty() ? "{\"$ext\": [" : "{\"$ext\":[";
-      put_int(int{x.type});
+      out_ += type;
       out_ += pretty() ? ", \"" : ",\"";
       append_base64(out_.flushed(), x.data);
       out_ += "\"]}";
     } else {
       out_ += pretty() ? "{\"type\": " : "{\"type\":";
-      put_int(int{x.type});
+      out_ += type;
       out_ += pretty() ? ", \"data\": \"" : ",\"data\":\"";
       append_base64(out_.flushed(), x.data);
       out_ += "\"}";
@@ -549,10 +662,10 @@ class converter {
 
   /// Lossless mode: true when the `n` entries ahead are all valid UTF-8 strings that do not
   /// start with '$', so that the map can be a plain JSON object. Looks ahead on a copy of
-  /// the reader; each value is skipped (iteratively). This costs one extra pass over a map's
-  /// contents per map level, bounded by max_depth passes over the input.
-  bool keys_are_plain(std::uint32_t n) {
-    reader look = r_;
+  /// the reader (taken by value: the caller's reader stays in registers); each value is
+  /// skipped (iteratively). This costs one extra pass over a map's contents per map level,
+  /// bounded by max_depth passes over the input.
+  MPK_JSON_COLD static bool keys_are_plain(reader look, std::uint32_t n) {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (look.peek() != type::str) return false;
       const std::string_view k = look.read_str();
@@ -571,34 +684,32 @@ class converter {
   int compact_ = 0;  // key_text frames open: keys that are not strings, nested
   static constexpr int max_key_nesting = 4;
   std::uint32_t depth_ = 0;  // arrays and maps open (key_text frames do not count)
+  std::size_t values_ = 0;
 };
+
+#undef MPK_JSON_INLINE
+#undef MPK_JSON_COLD
 
 }  // namespace
 
 result<void> to_json(reader& r, std::string& out, const to_json_options& options) {
   converter c(r, out, options);
-  result<void> res = c.run();
+  const error e = c.run<false>();
   c.finish();
-  return res;
+  if (e) return e;
+  return {};
 }
 
 result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_options& options,
                                   std::size_t stop_after) {
   // One converter (and one staging area) for every value.
-  const std::size_t start = out.size();
-  std::size_t values = 0;
   converter c(r, out, options);
-  while (!r.at_end()) {
-    if (auto res = c.run(); !res) {
-      c.finish();
-      return res.error();
-    }
-    c.end_line();
-    ++values;
-    if (c.size() - start >= stop_after) break;
+  if (!r.at_end()) {
+    const error e = c.run<true>(out.size(), stop_after);
+    c.finish();
+    if (e) return e;
   }
-  c.finish();
-  return values;
+  return c.values();
 }
 
 result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_options& options,

@@ -1,9 +1,15 @@
-// Internal: shortest decimal text of a float64 / float32, the same characters as
-// std::to_chars(first, last, v) (no format argument), but faster. Not a public API: the JSON
-// layer (src/json.cpp) uses it. Implementation: src/float_format.cpp (Schubfach).
+// Internal: decimal text of numbers for the JSON layer. Floats: the shortest decimal text of a
+// float64 / float32, the same characters as std::to_chars(first, last, v) (no format
+// argument), but faster (src/float_format.cpp, Schubfach). Integers: format_decimal, inline
+// here, the same characters as std::to_chars. Not a public API: the JSON layer
+// (src/json.cpp) uses it.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace mpk::inline v0::detail {
 
@@ -25,5 +31,115 @@ char* format_shortest(char* first, float v) noexcept;
 /// reader sees a float, not an integer: 1.0 -> "1.0", 2.5 -> "2.5", 1e22 -> "1e+22".
 char* format_json_float(char* first, double v) noexcept;
 char* format_json_float(char* first, float v) noexcept;
+
+// --- decimal digits, shared by the float and the integer writers ---------------------------
+
+/// "00" "01" ... "99".
+inline constexpr auto digit_pairs = [] {
+  std::array<char, 200> a{};
+  for (int i = 0; i < 100; ++i) {
+    a[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    a[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
+  }
+  return a;
+}();
+
+/// 10^0 .. 10^19.
+inline constexpr auto powers_of_10 = [] {
+  std::array<std::uint64_t, 20> a{};
+  a[0] = 1;
+  for (std::size_t i = 1; i < a.size(); ++i)
+    a[i] = a[i - 1] * 10;
+  return a;
+}();
+
+inline constexpr std::uint64_t ascii_zeros = 0x3030303030303030;
+
+/// Stores the word `w` at p, its lowest byte first (whatever the machine's byte order).
+inline void store8(char* p, std::uint64_t w) noexcept {
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  std::memcpy(p, &w, 8);
+}
+
+/// The eight decimal digits of x < 10^8 (leading zeros included) as the bytes of a word, the
+/// first digit in the lowest byte, each byte 0..9: split in halves of four digits (one per
+/// 32-bit lane), then each lane in two (/100 as * 10486 >> 20), then each 16-bit lane in two
+/// (/10 as * 103 >> 10); every product stays inside its lane. Computing the digits in a
+/// register and storing whole words avoids reloading bytes just stored (a stall).
+inline std::uint64_t digit_bytes(std::uint32_t x) noexcept {
+  std::uint64_t v = x / 10000 | std::uint64_t{x % 10000} << 32;
+  std::uint64_t q = ((v * 10486) >> 20) & 0x0000007f0000007f;
+  v = q | (v - q * 100) << 16;
+  q = ((v * 103) >> 10) & 0x000f000f000f000f;
+  return q | (v - q * 10) << 8;
+}
+
+/// The number of decimal digits of d (1 for 0).
+inline int count_digits(std::uint64_t d) noexcept {
+  const int t = (static_cast<int>(std::bit_width(d)) * 1233) >> 12;
+  return t + (d >= powers_of_10[static_cast<std::size_t>(t)] ? 1 : 0);
+}
+
+/// Writes the last n (1..20) digits of d, leading zeros included, at dst: exactly n
+/// characters, with scratch up to dst + 8 when n < 8 (never beyond dst + max(n, 8)).
+/// Returns the first character.
+[[gnu::always_inline]] inline char put_digits(char* dst, std::uint64_t d, int n) noexcept {
+  if (n <= 8) {
+    const std::uint64_t w =
+        (digit_bytes(static_cast<std::uint32_t>(d % 100000000)) >> (8 * (8 - n))) + ascii_zeros;
+    store8(dst, w);
+    return static_cast<char>(w);
+  }
+  const std::uint64_t high = d / 100000000;
+  const auto low = static_cast<std::uint32_t>(d - high * 100000000);
+  std::uint64_t w = 0;
+  if (n <= 10) {  // one pair of digits (its leading '0' skipped when n == 9), then 8 digits
+    const char* const pair = &digit_pairs[2 * (high % 100) + (n == 9)];
+    std::memcpy(dst, pair, 2);
+    w = static_cast<unsigned char>(pair[0]);
+  } else if (n <= 16) {
+    w = (digit_bytes(static_cast<std::uint32_t>(high % 100000000)) >> (8 * (16 - n))) + ascii_zeros;
+    store8(dst, w);
+  } else {
+    const std::uint64_t top = high / 100000000;  // < 10^4
+    w = (digit_bytes(static_cast<std::uint32_t>(top)) >> (8 * (24 - n))) + ascii_zeros;
+    store8(dst, w);
+    store8(dst + (n - 16),
+           digit_bytes(static_cast<std::uint32_t>(high - top * 100000000)) + ascii_zeros);
+  }
+  store8(dst + (n - 8), digit_bytes(low) + ascii_zeros);
+  return static_cast<char>(w);
+}
+
+/// Room that format_decimal needs at `first`: the text is at most 20 characters
+/// ("-9223372036854775808", "18446744073709551615"); scratch may follow it, up to first + 9.
+inline constexpr std::size_t decimal_text_room = 24;
+
+/// Writes `v` in decimal at `first`, the same characters as std::to_chars(first, last, v);
+/// returns the end. The caller owns `first`, which must have decimal_text_room bytes (those
+/// after the returned end may hold scratch). Example: 40123 -> "40123", -7 -> "-7".
+inline char* format_decimal(char* first, std::uint64_t v) noexcept {
+  if (v < 100) {  // one or two digits: one pair from the table (the leading '0' skipped)
+    const bool one = v < 10;
+    std::memcpy(first, &digit_pairs[2 * v + one], 2);
+    return first + 2 - one;
+  }
+  if (v < 10000) {  // three or four digits: two pairs
+    const std::uint64_t high = v / 100;
+    const bool three = high < 10;
+    std::memcpy(first, &digit_pairs[2 * high + three], 2);
+    std::memcpy(first + 2 - three, &digit_pairs[2 * (v - high * 100)], 2);
+    return first + 4 - three;
+  }
+  const int n = count_digits(v);
+  put_digits(first, v, n);
+  return first + n;
+}
+inline char* format_decimal(char* first, std::int64_t v) noexcept {
+  *first = '-';
+  // The magnitude of INT64_MIN is 2^63, which the unsigned arithmetic holds.
+  const auto mag = static_cast<std::uint64_t>(v);
+  return v < 0 ? format_decimal(first + 1, 0 - mag) : format_decimal(first, mag);
+}
 
 }  // namespace mpk::inline v0::detail
