@@ -1,6 +1,6 @@
-// detail::format_shortest / format_json_float (include/mpk/detail/float_format.hpp) against
-// std::to_chars, character for character. MPK_FLOAT_FORMAT_LONG=1 runs a long mode by hand:
-// 200 million random doubles and every float.
+// detail::format_shortest / format_json_float and format_decimal
+// (include/mpk/detail/float_format.hpp) against std::to_chars, character for character.
+// MPK_FLOAT_FORMAT_LONG=1 runs a long mode by hand: 200 million random doubles and every float.
 #include "mpk/detail/float_format.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -213,6 +214,53 @@ TEST(FloatFormat, ShortDecimals) {
     check(static_cast<float>(i) + 0.25f);
     check(static_cast<float>(i) / 1000.0f);
   }
+}
+
+// detail::format_decimal (the JSON layer's integers) against std::to_chars: every integer
+// up to 10^5 of both signs, both sides of each power of ten, the limits, random ones of every
+// width; and no byte written beyond decimal_text_room.
+TEST(FormatDecimal, SameTextAsToChars) {
+  std::size_t checked = 0;
+  std::size_t failed = 0;
+  const auto check = [&](auto v) {
+    char buf[mpk::detail::decimal_text_room + 8];
+    std::memset(buf, '#', sizeof buf);
+    const char* const end = mpk::detail::format_decimal(buf, v);
+    char want[32];
+    const auto r = std::to_chars(want, want + sizeof want, v);
+    ++checked;
+    const bool guard_kept = std::string_view(buf + mpk::detail::decimal_text_room, 8) == "########";
+    if (std::string_view(buf, static_cast<std::size_t>(end - buf)) !=
+            std::string_view(want, static_cast<std::size_t>(r.ptr - want)) ||
+        !guard_kept) {
+      if (++failed <= 10) ADD_FAILURE() << "format_decimal(" << v << ")";
+    }
+  };
+  for (std::int64_t i = -100000; i <= 100000; ++i) {
+    check(i);
+    if (i >= 0) check(static_cast<std::uint64_t>(i));
+  }
+  for (std::uint64_t p = 10; p != 10000000000000000000u; p *= 10) {
+    for (const std::uint64_t u : {p - 1, p, p + 1}) {
+      check(u);
+      check(static_cast<std::int64_t>(u));
+      check(-static_cast<std::int64_t>(u));
+    }
+  }
+  for (const std::uint64_t u :
+       {std::uint64_t{9999999999999999999u}, std::uint64_t{10000000000000000000u},
+        std::numeric_limits<std::uint64_t>::max()})
+    check(u);
+  check(std::numeric_limits<std::int64_t>::min());
+  check(std::numeric_limits<std::int64_t>::max());
+  std::mt19937_64 rng(4);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint64_t u = rng() >> (rng() % 64);
+    check(u);
+    check(static_cast<std::int64_t>(u));
+  }
+  EXPECT_EQ(failed, 0u) << "of " << checked;
+  EXPECT_GT(checked, 700000u);
 }
 
 TEST(FloatFormat, RandomBitPatterns) {

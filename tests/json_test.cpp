@@ -274,6 +274,69 @@ TEST(ToJsonLines, KeepsTheValuesBeforeAnError) {
   EXPECT_EQ(out, "before:1\n\"a\"\n");
 }
 
+// Short strings are checked for bytes to escape a word (8 bytes) at a time, the last word
+// overlapping the one before: every length up to 40 with each byte that needs an escape (or
+// is not ASCII) at each position, and each such byte on its own, against an escaper written
+// here byte by byte.
+TEST(ToJson, ShortStringsWithABadByteAnywhere) {
+  const auto escaped = [](std::string_view s) {
+    std::string out = "\"";
+    char buf[8];
+    for (const char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else if (u < 0x20) {
+        std::snprintf(buf, sizeof buf, "\\u%04x", u);
+        out += buf;
+      } else {
+        out += c;
+      }
+    }
+    return out + "\"\n";
+  };
+  const auto convert = [](std::string_view s) {
+    mpk::buffer in;
+    mpk::writer w(in);
+    w.write(s);
+    auto r = mpk::to_json(in.bytes());
+    return r ? *r : "ERR " + std::to_string(int(r.error().code));
+  };
+  // 0xc3 0xa9 is "é" (valid UTF-8, written as it is); a lone 0xff is not UTF-8.
+  const std::string bad[] = {"\"", "\\", std::string(1, '\0'), "\x1f", "\x7f", "\xc3\xa9", "\xff"};
+  std::size_t checked = 0;
+  for (std::size_t len = 0; len <= 40; ++len) {
+    std::string base;
+    for (std::size_t i = 0; i < len; ++i)
+      base += static_cast<char>(' ' + (i * 7 + 3) % 95);  // printable ASCII, '"' and '\\' too
+    std::string plain = base;
+    for (char& c : plain)
+      if (c == '"' || c == '\\') c = 'x';
+    EXPECT_EQ(convert(plain), escaped(plain)) << "length " << len;
+    EXPECT_EQ(convert(base), escaped(base)) << "length " << len;
+    for (std::size_t at = 0; at < len; ++at) {
+      for (const std::string& b : bad) {
+        std::string s = plain;
+        s.replace(at, 1, b);
+        const std::string want =
+            b == "\xff" ? "ERR " + std::to_string(int(errc::invalid_utf8)) : escaped(s);
+        EXPECT_EQ(convert(s), want)
+            << "length " << len << ", byte " << to_hex(std::as_bytes(std::span(b.data(), b.size())))
+            << " at " << at;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, std::size_t{820} * 7);
+  // Around the length beyond which strings take the general path.
+  for (const std::size_t len : {255, 256, 257, 300}) {
+    const std::string s(len, 'a');
+    EXPECT_EQ(convert(s), escaped(s)) << "length " << len;
+    EXPECT_EQ(convert(s + "\x01"), escaped(s + "\x01")) << "length " << len + 1;
+  }
+}
+
 TEST(ToJson, OutputLongerThanTheStagingArea) {
   // Strings and containers much longer than the converter's staging area, escapes across
   // its edges, pretty mode: the same text as written piece by piece here.
