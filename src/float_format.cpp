@@ -155,6 +155,45 @@ inline decimal without_trailing_zeros(u64 d, int k) noexcept {
   return {d, k};
 }
 
+// 5^0 .. 5^22.
+constexpr auto powers_of_5 = [] {
+  std::array<u64, 23> a{};
+  a[0] = 1;
+  for (std::size_t i = 1; i < a.size(); ++i)
+    a[i] = a[i - 1] * 5;
+  return a;
+}();
+
+// A shortcut for values with a short exact decimal expansion (integers below 2^53, 2^24 for
+// float; and fractions with few binary digits for their size, like 12.25 = 49 * 2^-2 =
+// 1225 * 10^-2): then that expansion is the shortest decimal in the rounding interval of
+// v = c * 2^q (c > 0), and the closest to v. Writes it to `out` and returns true; false
+// when the shortcut does not apply.
+//
+// Why: let v = D * 10^-j exactly, D not a multiple of 10. A decimal other than v within
+// 10^-j of v cannot end at the digit of 10^-j (it would differ from v by a multiple of
+// 10^-j), so it ends at 10^(1-j) or above, and every such number is at least 10^-j away
+// from v (D's last digit is not 0): nothing else as short or shorter lies within 10^-j of
+// v. The rounding interval reaches at most half an ulp, 2^(q-1), from v: when 2^q < 10^-j
+// it holds v and nothing shorter. With v = m * 2^-j (m odd, j >= 1), D = m * 5^j, odd;
+// 2^q < 10^-j is tz > j * (log2(10) - 1) where tz = j + q counts the zero bits at the end
+// of c, checked as tz * 1000 > 2322 * j (2.322 > log2(10) - 1 = 2.3219...); then j < tz / 2.32
+// <= 22 and D < 2^53 (c's 53 bits, with m * 5^j < m * 2^tz). An integer below 2^53 (q <= 0)
+// has an ulp of at most 1 and is its own exact expansion (j = 0, after its zeros at the
+// end are moved to the exponent, where the argument above runs with 10^k instead).
+[[gnu::always_inline]] inline bool exact_short(u64 c, int q, decimal& out) noexcept {
+  const int tz = std::countr_zero(c);
+  const int j = -(q + tz);  // v = (c >> tz) * 2^-j
+  if (j <= 0) {
+    if (q > 0) return false;  // an integer from 2^53 (2^24): not always exact in 64 bits' digits
+    out = without_trailing_zeros(c >> -q, 0);
+    return true;
+  }
+  if (tz * 1000 <= 2322 * j) return false;
+  out = {(c >> tz) * powers_of_5[static_cast<std::size_t>(j)], -j};
+  return true;
+}
+
 // The shortest decimal in the rounding interval of v = c * 2^q (c > 0), the closest to v
 // among them. `irregular`: c is a power of two whose lower neighbour is closer (the interval
 // is 1/4 below, 1/2 above).
@@ -318,7 +357,8 @@ char* format(char* first, F v) noexcept {
   // v = c * 2^q: a normal value has the hidden bit, a subnormal one the smallest exponent.
   const u64 c = e != 0 ? t | u64{1} << traits::mantissa_bits : t;
   const int q = e != 0 ? e - 1 + traits::q_min : traits::q_min;
-  const decimal dec = shortest(c, q, t == 0 && e > 1);
+  decimal dec;
+  if (!exact_short(c, q, dec)) dec = shortest(c, q, t == 0 && e > 1);
   end = put_decimal<json>(p, dec.digits, dec.exponent, c, q);
   if (end != nullptr) return end;
   // Rare: an integer of more than 64 bits printed in fixed form.

@@ -263,6 +263,24 @@ TEST(FormatDecimal, SameTextAsToChars) {
   EXPECT_GT(checked, 700000u);
 }
 
+// Fractions with few binary digits, m * 2^-j (m odd), on both sides of the bound where
+// format_shortest writes their exact expansion without the general search (2^q < 10^-j),
+// for every count of zero bits at the end of the significand; and integers m * 2^j.
+TEST(FloatFormat, ShortBinaryFractions) {
+  checker check;
+  std::mt19937_64 rng(5);
+  for (int bits = 1; bits <= 53; ++bits) {  // significant bits of m, so 53 - bits zeros
+    for (int j = -12; j <= 40; ++j) {
+      for (int i = 0; i < 8; ++i) {
+        const std::uint64_t m = (rng() >> (64 - bits)) | std::uint64_t{1} << (bits - 1) | 1;
+        check.both_signs(std::ldexp(static_cast<double>(m), -j));
+        if (bits <= 24) check.both_signs(std::ldexp(static_cast<float>(m), -j));
+      }
+    }
+  }
+  EXPECT_GT(check.checked, 40000u);
+}
+
 TEST(FloatFormat, RandomBitPatterns) {
 #ifdef NDEBUG
   const std::uint64_t n = long_mode() ? 200'000'000 : 3'000'000;
