@@ -181,7 +181,7 @@ record_ref record_table::define(const std::byte* p, const std::byte* end, const 
   if (!same && (slot->encoded != d.encoded || slot->keys.size() != d.keys.size())) {
     std::swap(slot->encoded, d.encoded);
     std::swap(slot->keys, d.keys);
-    slot->typed.clear();
+    slot->forget_typed();
   }  // else the same shape again (each message of per-message records): keep its typed maps
   table_[index] = slot;
   if (wide >= 0) wide_[index >= 32 ? (index - 32) % 32 : 0] = wide == 1;

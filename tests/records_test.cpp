@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -502,6 +504,188 @@ TEST(records_typed, vectors_of_strings_in_place_and_checked) {
   // invalid UTF-8 in an element: the offset of its str
   const auto bad = hex("d4 72 40 91 a4 74 61 67 73 92 a1 61 a2 c3 28");
   EXPECT_EQ(mpk::unpack_records<tagged>(dec, bad).error(), (mpk::error{errc::invalid_utf8, 12}));
+}
+
+// --- the straight-line path of definitions in declaration order ------------------------------
+
+/// The struct type whose instances the definition of one-byte id `id` reads straight-line
+/// (keys = its fields in declaration order), or nullptr (or "undefined").
+template <class T>
+std::string straight_line(mpk::records_decoder& dec, std::uint8_t id) {
+  const std::byte b{id};
+  const mpk::detail::record_ref r = dec.table().lookup(&b, &b + 1);
+  if (r.def == nullptr) return "undefined";
+  if (r.def->ordered == nullptr) return "none";
+  return r.def->ordered == &mpk::detail::rec::type_key<T> ? "this type" : "another type";
+}
+
+TEST(records_shapes, declaration_order_is_read_straight_line) {
+  mpk::records_decoder dec;
+  // [{x:1,y:2}, {x:3,y:4}, {x:5,y:6}]: the definition, then two instances of 0x40
+  const auto in = hex("93 d4 72 40 92 a1 78 a1 79 01 02 40 03 04 40 05 06");
+  auto v = mpk::unpack_records<std::vector<point>>(dec, in);
+  ASSERT_TRUE(v.has_value()) << v.error().to_string();
+  EXPECT_EQ(*v, (std::vector<point>{{1, 2}, {3, 4}, {5, 6}}));
+  EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
+  // the next message repeats the definition (per message): kept, its first instance too
+  auto again = mpk::unpack_records<std::vector<point>>(dec, hex("92 d4 72 40 92 a1 78 a1 79 07 08 "
+                                                                "40 09 0a"));
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(*again, (std::vector<point>{{7, 8}, {9, 10}}));
+  EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
+  // strict mode: nothing missing, nothing unknown
+  auto strict = mpk::unpack_records<std::vector<point>>(dec, in, {.strict = true});
+  ASSERT_TRUE(strict.has_value());
+  EXPECT_EQ(strict->back(), (point{5, 6}));
+  // errors inside a straight-line instance keep their offsets
+  EXPECT_EQ(mpk::unpack_records<std::vector<point>>(dec, hex("92 d4 72 40 92 a1 78 a1 79 01 02 40 "
+                                                             "03 a1 7a"))
+                .error(),
+            (mpk::error{errc::type_mismatch, 13}));
+  EXPECT_EQ(mpk::unpack_records<std::vector<point>>(dec, hex("92 d4 72 40 92 a1 78 a1 79 01 02 40 "
+                                                             "03"))
+                .error(),
+            (mpk::error{errc::truncated, 13}));
+}
+
+TEST(records_shapes, other_orders_and_key_sets_take_the_general_path) {
+  mpk::records_decoder dec;
+  struct want {
+    const char* bytes;
+    point value;
+    std::optional<errc> strict_error;  // at offset 0, the record
+  };
+  const want cases[] = {
+      {"d4 72 40 92 a1 79 a1 78 01 02", {2, 1}, std::nullopt},                   // reordered
+      {"d4 72 40 91 a1 79 03", {0, 3}, errc::missing_key},                       // subset
+      {"d4 72 40 93 a1 78 a1 79 a1 7a 04 05 06", {4, 5}, errc::unknown_key},     // + unknown z
+      {"d4 72 40 93 a1 7a a1 78 a1 79 91 07 08 09", {8, 9}, errc::unknown_key},  // z first
+      {"d4 72 40 92 a1 78 a1 78 0a 0b", {11, 0}, errc::duplicate_key},           // x twice
+      {"d4 72 40 93 a1 78 a1 79 a1 78 0c 0d 0e", {14, 13}, errc::duplicate_key},
+  };
+  for (const want& w : cases) {
+    SCOPED_TRACE(w.bytes);
+    auto p = mpk::unpack_records<point>(dec, hex(w.bytes));
+    ASSERT_TRUE(p.has_value()) << p.error().to_string();
+    EXPECT_EQ(*p, w.value);
+    EXPECT_EQ(straight_line<point>(dec, 0x40), "none");
+    auto strict = mpk::unpack_records<point>(dec, hex(w.bytes), {.strict = true});
+    if (w.strict_error)
+      EXPECT_EQ(strict.error(), (mpk::error{*w.strict_error, 0}));
+    else
+      EXPECT_TRUE(strict.has_value());
+  }
+}
+
+struct pair_of {
+  point first;
+  point second;
+  friend bool operator==(const pair_of&, const pair_of&) = default;
+};
+MPK_MAP(pair_of, first, second);
+
+TEST(records_shapes, a_redefinition_invalidates_the_shape) {
+  mpk::records_decoder dec;
+  // in one message: 0x40 = [x, y] (straight-line), then redefined as [y, x], then as [x, y]
+  const auto in =
+      hex("95 d4 72 40 92 a1 78 a1 79 01 02 40 03 04 d4 72 40 92 a1 79 a1 78 05 06 "
+          "40 07 08 d4 72 40 92 a1 78 a1 79 09 0a");
+  auto v = mpk::unpack_records<std::vector<point>>(dec, in);
+  ASSERT_TRUE(v.has_value()) << v.error().to_string();
+  EXPECT_EQ(*v, (std::vector<point>{{1, 2}, {3, 4}, {6, 5}, {8, 7}, {9, 10}}));
+  // redefined inside a straight-line instance (sequential: pair_of's shape is cached from
+  // the first message): the first pair's first member redefines 0x40 as point's [x, y]; the
+  // second pair, 0x40 again, is then a record without any key of pair_of (skipped)
+  auto run = [](bool strict) {
+    mpk::records_decoder seq({.mode = mpk::records_mode::sequential});
+    auto first = mpk::unpack_records<pair_of>(
+        seq, hex("d4 72 40 92 a5 66 69 72 73 74 a6 73 65 63 6f 6e 64 80 80"));
+    EXPECT_TRUE(first.has_value());
+    EXPECT_EQ(straight_line<pair_of>(seq, 0x40), "this type");
+    auto pairs = mpk::unpack_records<std::vector<pair_of>>(
+        seq, hex("92 40 d4 72 40 92 a1 78 a1 79 01 02 40 03 04 40 05 06"), {.strict = strict});
+    EXPECT_EQ(straight_line<point>(seq, 0x40), "this type");
+    return pairs;
+  };
+  auto pairs = run(false);
+  ASSERT_TRUE(pairs.has_value()) << pairs.error().to_string();
+  EXPECT_EQ(*pairs, (std::vector<pair_of>{{{1, 2}, {3, 4}}, {}}));
+  EXPECT_EQ(run(true).error(), (mpk::error{errc::unknown_key, 15}));
+}
+
+TEST(records_shapes, sequential_ids_reused_with_another_definition) {
+  mpk::records_decoder dec({.mode = mpk::records_mode::sequential});
+  auto read = [&](const char* h) {
+    auto p = mpk::unpack_records<point>(dec, hex(h));
+    return p ? *p : point{-1, -1};
+  };
+  EXPECT_EQ(read("d4 72 40 92 a1 78 a1 79 01 02"), (point{1, 2}));
+  EXPECT_EQ(read("40 03 04"), (point{3, 4}));
+  EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
+  EXPECT_EQ(read("d4 72 40 92 a1 79 a1 78 05 06"), (point{6, 5}));
+  EXPECT_EQ(straight_line<point>(dec, 0x40), "none");
+  EXPECT_EQ(read("40 07 08"), (point{8, 7}));
+  EXPECT_EQ(read("d4 72 40 91 a1 78 09"), (point{9, 0}));
+  EXPECT_EQ(read("40 0a"), (point{10, 0}));
+  EXPECT_EQ(read("d4 72 40 92 a1 78 a1 79 0b 0c"), (point{11, 12}));
+  EXPECT_EQ(read("40 0d 0e"), (point{13, 14}));
+  EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
+  dec.reset();
+  EXPECT_EQ(straight_line<point>(dec, 0x40), "undefined");
+  EXPECT_EQ(read("40 0d 0e"), (point{-1, -1}));  // 0x40 is the integer 64: not a point
+}
+
+struct point_too {  // point's keys, another type
+  long x = 0;
+  long y = 0;
+  friend bool operator==(const point_too&, const point_too&) = default;
+};
+MPK_MAP(point_too, x, y);
+
+TEST(records_shapes, two_types_with_the_same_keys_share_a_definition) {
+  mpk::records_decoder dec({.mode = mpk::records_mode::sequential});
+  auto p = mpk::unpack_records<point>(dec, hex("d4 72 40 92 a1 78 a1 79 01 02"));
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(*p, (point{1, 2}));
+  for (std::uint8_t i = 3; i < 9; i += 2) {
+    const std::vector<std::byte> in{std::byte{0x40}, std::byte{i}, std::byte(i + 1)};
+    auto q = mpk::unpack_records<point_too>(dec, in);
+    ASSERT_TRUE(q.has_value());
+    EXPECT_EQ(*q, (point_too{i, i + 1}));
+    EXPECT_NE(straight_line<point_too>(dec, 0x40), "none");  // one of the two types'
+    auto r = mpk::unpack_records<point>(dec, in);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(*r, (point{i, i + 1}));
+  }
+}
+
+TEST(records_shapes, shared_structures_and_definitions_over_them) {
+  mpk::shared_structures shared;
+  ASSERT_TRUE(mpk::add_shared_structure<point>(shared).has_value());  // index 0: id 0x40
+  ASSERT_TRUE(shared.add({"y", "x"}).has_value());                    // index 1: id 0x41
+  for (const mpk::records_mode mode :
+       {mpk::records_mode::per_message, mpk::records_mode::sequential}) {
+    mpk::records_decoder dec({.mode = mode, .shared = &shared});
+    auto both = mpk::unpack_records<std::vector<point>>(dec, hex("93 40 01 02 41 03 04 40 05 06"));
+    ASSERT_TRUE(both.has_value());
+    EXPECT_EQ(*both, (std::vector<point>{{1, 2}, {4, 3}, {5, 6}}));
+    EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
+    EXPECT_EQ(straight_line<point>(dec, 0x41), "none");
+    // a message redefines 0x40 over the structure: the new keys, in that message (and on,
+    // in sequential mode)
+    auto over = mpk::unpack_records<std::vector<point>>(
+        dec, hex("92 d4 72 40 92 a1 79 a1 78 01 02 40 03 04"));
+    ASSERT_TRUE(over.has_value());
+    EXPECT_EQ(*over, (std::vector<point>{{2, 1}, {4, 3}}));
+    auto next = mpk::unpack_records<point>(dec, hex("40 05 06"));
+    ASSERT_TRUE(next.has_value());
+    EXPECT_EQ(*next, mode == mpk::records_mode::sequential ? (point{6, 5}) : (point{5, 6}));
+    dec.reset();
+    auto shared_again = mpk::unpack_records<point>(dec, hex("40 07 08"));
+    ASSERT_TRUE(shared_again.has_value());
+    EXPECT_EQ(*shared_again, (point{7, 8}));
+    EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
+  }
 }
 
 }  // namespace

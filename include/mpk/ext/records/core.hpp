@@ -131,6 +131,9 @@ struct record_def {
   std::vector<key_ref> keys;
   std::uint32_t busy = 0;  ///< instances being decoded with it
   std::vector<typed_map> typed;
+  /// The struct type (its records/typed.hpp key) whose fields are exactly these keys in
+  /// declaration order, or nullptr: its instances are read straight-line with no mapping.
+  const void* ordered = nullptr;
 
   std::uint32_t count() const noexcept { return static_cast<std::uint32_t>(keys.size()); }
   std::string_view key(std::size_t i) const noexcept {
@@ -144,7 +147,12 @@ struct record_def {
   void clear() noexcept {
     encoded.clear();
     keys.clear();
+    forget_typed();
+  }
+  /// Forgets what typed decodings computed (the keys changed).
+  void forget_typed() noexcept {
     typed.clear();
+    ordered = nullptr;
   }
   /// Appends `key` (errc::out_of_memory on failure).
   errc add_key(std::string_view key);

@@ -155,6 +155,7 @@ std::size_t mapping(record_def& d) {
     m.fields[i] = f == L::count ? std::uint16_t{0xffff} : static_cast<std::uint16_t>(f);
     if (f != i) m.in_order = false;
   }
+  if (m.in_order) d.ordered = &type_key<T>;
   d.typed.push_back(std::move(m));
   return d.typed.size() - 1;
 }
@@ -183,6 +184,19 @@ void read_entry(cursor& c, T& v, std::size_t f, field_set<layout<T>::count>& see
   read_field(c, v, f, std::make_index_sequence<count>{});
 }
 
+/// An instance (at `at`, values after `head` bytes) of a definition whose keys are T's fields
+/// in declaration order: the values are read straight-line, with no mapping and no per-field
+/// dispatch. Nothing of the definition is read again, so it need not be kept busy.
+template <class T>
+MPK_ALWAYS_INLINE void read_ordered(cursor& c, T& v, const std::byte* at, std::size_t head) {
+  if (!c.enter(at)) return;
+  c.p += head;
+  read_fields(c, v, std::make_index_sequence<layout<T>::count>{});
+  --c.depth;
+}
+
+/// An instance of any definition: each position goes to the field mapping<T> found for it
+/// (computed once per definition and type).
 template <class T>
 void read_record(cursor& c, T& v, record_def& d, const std::byte* at, std::size_t id_size) {
   using L = layout<T>;
@@ -235,6 +249,8 @@ void read_map_struct(cursor& c, T& v) {
     const record_ref r = c.table->lookup(c.p, c.end);
     if (r.ec != errc::ok) return c.fail(at, r.ec);
     if (r.def == nullptr) return c.fail(at, errc::type_mismatch);
+    if (r.def->ordered == &type_key<T>) [[likely]]
+      return read_ordered(c, v, at, r.size);
     return read_record(c, v, *r.def, at, r.size);
   }
   if ((m == marker::fixext1 || m == marker::fixext2) && c.end - c.p >= 2 &&
@@ -242,6 +258,7 @@ void read_map_struct(cursor& c, T& v) {
     const std::byte* where = at;
     const record_ref r = c.table->define(c.p, c.end, c.lim, where);
     if (r.ec != errc::ok) return c.fail(where, r.ec);
+    if (r.def->ordered == &type_key<T>) return read_ordered(c, v, at, r.size);
     return read_record(c, v, *r.def, at, r.size);
   }
   read_plain_map(c, v);
