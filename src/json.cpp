@@ -18,6 +18,39 @@ namespace {
 constexpr char base64_alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/// The two characters of each 12-bit group (8 KiB): two loads per 3 bytes instead of four.
+constexpr auto base64_pairs = [] {
+  std::array<char, 2 * 4096> t{};
+  for (std::size_t i = 0; i < 4096; ++i) {
+    t[2 * i] = base64_alphabet[i >> 6];
+    t[2 * i + 1] = base64_alphabet[i & 63];
+  }
+  return t;
+}();
+
+constexpr std::uint64_t ones = 0x0101010101010101;
+constexpr std::uint64_t high_bits = ones * 0x80;
+
+/// The high bit of each byte of `w` below n (n <= 0x80), and maybe of bytes after such a
+/// byte (a borrow): nonzero if and only if one of the 8 bytes is below n, since a borrow
+/// only starts at a byte that is flagged rightly.
+constexpr std::uint64_t bytes_below(std::uint64_t w, std::uint64_t n) noexcept {
+  return (w - ones * n) & ~w & high_bits;
+}
+
+/// Nonzero when one of the 8 bytes of `w` needs an escape in a JSON string: '"', '\\' or a
+/// control character below 0x20.
+constexpr std::uint64_t needs_escape(std::uint64_t w) noexcept {
+  return bytes_below(w, 0x20) | bytes_below(w ^ (ones * '"'), 1) |
+         bytes_below(w ^ (ones * '\\'), 1);
+}
+
+/// Nonzero when one of the 8 bytes of `w` is not printable ASCII without an escape: what
+/// needs_escape finds, or a byte from 0x80 (its high bit).
+constexpr std::uint64_t not_plain_ascii(std::uint64_t w) noexcept {
+  return needs_escape(w) | (w & high_bits);
+}
+
 }  // namespace
 
 void append_base64(std::string& out, std::span<const std::byte> bytes) {
@@ -29,10 +62,9 @@ void append_base64(std::string& out, std::span<const std::byte> bytes) {
   std::size_t i = 0;
   for (; i + 3 <= n; i += 3) {
     const std::uint32_t v = std::uint32_t(p[i]) << 16 | std::uint32_t(p[i + 1]) << 8 | p[i + 2];
-    *o++ = base64_alphabet[v >> 18];
-    *o++ = base64_alphabet[(v >> 12) & 63];
-    *o++ = base64_alphabet[(v >> 6) & 63];
-    *o++ = base64_alphabet[v & 63];
+    std::memcpy(o, &base64_pairs[2 * (v >> 12)], 2);
+    std::memcpy(o + 2, &base64_pairs[2 * (v & 0xfff)], 2);
+    o += 4;
   }
   if (n - i == 1) {
     const std::uint32_t v = std::uint32_t(p[i]) << 16;
@@ -105,6 +137,11 @@ void append_json_string(std::string& out, std::string_view s) {
   const char* const end = p + s.size();
   while (p != end) {
     const char* run = p;
+    // Whole words with nothing to escape, then byte by byte up to the next escape.
+    for (std::uint64_t w = 0; end - p >= 8; p += 8) {
+      std::memcpy(&w, p, 8);
+      if (needs_escape(w) != 0) break;
+    }
     while (p != end && plain[static_cast<unsigned char>(*p)])
       ++p;
     out.append(run, static_cast<std::size_t>(p - run));
@@ -243,17 +280,6 @@ constexpr auto plain_ascii = [] {
     t[c] = c != '"' && c != '\\';
   return t;
 }();
-
-/// Nonzero when one of the 8 bytes of `w` is not plain_ascii: below 0x20 or from 0x80 (the
-/// high bit), '"' or '\\'. Each test is the exact "some byte is less than n" word trick: a
-/// borrow can only flag bytes above a byte that is flagged rightly, so the word is flagged
-/// if and only if one of its bytes is.
-constexpr std::uint64_t not_plain_ascii(std::uint64_t w) noexcept {
-  constexpr std::uint64_t ones = 0x0101010101010101;
-  constexpr std::uint64_t high = ones * 0x80;
-  const auto below = [](std::uint64_t x, std::uint64_t n) { return (x - ones * n) & ~x; };
-  return (below(w, 0x20) | w | below(w ^ (ones * '"'), 1) | below(w ^ (ones * '\\'), 1)) & high;
-}
 
 enum class frame_kind : std::uint8_t {
   array,     // a JSON array

@@ -274,10 +274,10 @@ TEST(ToJsonLines, KeepsTheValuesBeforeAnError) {
   EXPECT_EQ(out, "before:1\n\"a\"\n");
 }
 
-// Short strings are checked for bytes to escape a word (8 bytes) at a time, the last word
-// overlapping the one before: every length up to 40 with each byte that needs an escape (or
-// is not ASCII) at each position, and each such byte on its own, against an escaper written
-// here byte by byte.
+// Strings are checked for bytes to escape a word (8 bytes) at a time (short ASCII strings
+// with the last word overlapping the one before): every length up to 40 with each byte that
+// needs an escape (or is not ASCII) at each position, alone and after a non-ASCII
+// character, against an escaper written here byte by byte.
 TEST(ToJson, ShortStringsWithABadByteAnywhere) {
   const auto escaped = [](std::string_view s) {
     std::string out = "\"";
@@ -324,6 +324,10 @@ TEST(ToJson, ShortStringsWithABadByteAnywhere) {
         EXPECT_EQ(convert(s), want)
             << "length " << len << ", byte " << to_hex(std::as_bytes(std::span(b.data(), b.size())))
             << " at " << at;
+        // The same after a non-ASCII character (the general path's word scan).
+        const std::string after = "\xc3\xa9" + s;
+        EXPECT_EQ(convert(after), b == "\xff" ? want : escaped(after))
+            << "after U+00E9, length " << len << ", at " << at;
         ++checked;
       }
     }
