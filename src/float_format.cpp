@@ -290,13 +290,11 @@ template <bool json>
     // where a leading '0' (n == 16) lands on p[0], overwritten just below.
     const u64 high = d / 100000000;
     const u64 top = high / 100000000;  // 0 when n == 16
-    const u64 middle = digit_bytes(static_cast<u32>(high - top * 100000000)) + ascii_zeros;
-    char* const w = p + n - 16;
-    store8(w + 1, middle);
-    store8(w + 9, digit_bytes(static_cast<u32>(d - high * 100000000)) + ascii_zeros);
+    const char first = store16_digits(p + n - 15, static_cast<u32>(high - top * 100000000),
+                                      static_cast<u32>(d - high * 100000000));
     // The first digit (p[1], the '.', is written below), taken from the registers rather
     // than read back from the bytes just stored.
-    p[0] = static_cast<char>(n > 16 ? '0' + top : middle & 0xff);
+    p[0] = static_cast<char>(n > 16 ? '0' + top : first);
   } else {
     p[0] = put_digits(p + 1, d, n);
   }
