@@ -316,9 +316,11 @@ class converter {
     // out_ are brought up to date around the few calls that use them, and at the end.
     reader r = r_;
     char* o = out_.cursor();
-    const error e = convert<Lines>(r, o, start, stop_after);
+    std::size_t values = 0;
+    const error e = convert<Lines>(r, o, values, start, stop_after);
     r_ = r;
     out_.set_cursor(o);
+    values_ += values;
     return e;
   }
 
@@ -342,7 +344,9 @@ class converter {
   }
 
   template <bool Lines>
-  MPK_JSON_INLINE error convert(reader& r, char*& o, std::size_t start, std::size_t stop_after) {
+  MPK_JSON_INLINE error convert(reader& r, char*& o, std::size_t& values, std::size_t start,
+                                std::size_t stop_after) {
+    constexpr std::size_t no_stop = static_cast<std::size_t>(-1);  // to_json_lines' default
     for (;;) {
       if (!stack_.empty()) {
         if (auto e = before_item(r, o)) return e;
@@ -461,8 +465,9 @@ class converter {
         return {};
       } else {
         put(o, '\n');
-        ++values_;
-        if (r.at_end() || out_.size_at(o) - start >= stop_after) return {};
+        ++values;
+        if (r.at_end()) return {};
+        if (stop_after != no_stop && out_.size_at(o) - start >= stop_after) return {};
       }
     }
   }
