@@ -692,6 +692,34 @@ TEST(WriterUtf16, SpanSinkWithExactRoom) {
   }
 }
 
+// A buffer with room for the text but not for the worst case (3 bytes per unit) is written
+// exactly, without growing: sizing a buffer for its output must not double it. With less
+// room than the text needs, it grows as usual.
+TEST(WriterUtf16, BufferSizedForTheOutputDoesNotGrow) {
+  for (const std::u16string& u : {std::u16string(40, u'a'), std::u16string(300, u'\u00e9'),
+                                  std::u16string(3000, u'\u20ac'), std::u16string(5000, u'b')}) {
+    mpk::buffer reference;
+    mpk::writer(reference).write(u);
+    ASSERT_GT(reference.size(), 0u);
+    mpk::buffer exact(reference.size() + 1);
+    const std::size_t capacity = exact.capacity();
+    ASSERT_EQ(exact.room(), capacity);
+    mpk::writer w(exact);
+    w.write(1);  // the text ends exactly at the end of the capacity
+    w.write(u);
+    ASSERT_TRUE(w.ok()) << w.error().message();
+    EXPECT_EQ(exact.capacity(), capacity) << u.size() << " units";
+    EXPECT_EQ(exact.room(), 0u);
+    EXPECT_EQ(to_hex(exact.bytes()), "01 " + to_hex(reference.bytes()));
+
+    mpk::buffer small(reference.size() / 2);
+    mpk::writer w2(small);
+    w2.write(u);
+    ASSERT_TRUE(w2.ok());
+    EXPECT_EQ(to_hex(small.bytes()), to_hex(reference.bytes()));
+  }
+}
+
 TEST(WriterUtf16, StreamSinkGetsTheSameBytes) {
   std::u16string u;
   std::string e;

@@ -74,6 +74,8 @@ class buffer {
   std::size_t size() const noexcept { return size_; }
   std::size_t capacity() const noexcept { return capacity_; }
   bool empty() const noexcept { return size_ == 0; }
+  /// Bytes that can be written before the buffer has to grow (capacity() - size()).
+  std::size_t room() const noexcept { return capacity_ - size_; }
   /// The bytes written so far.
   std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
   operator std::span<const std::byte>() const noexcept { return bytes(); }  // NOLINT

@@ -299,7 +299,9 @@ class writer {
     constexpr std::size_t one_pass_max = 4096;
     if (n <= one_pass_max) {
       const std::size_t low = str_header_size(n);
-      if (std::byte* p = out_->prepare(str_header_size(3 * n) + 3 * n)) [[likely]] {
+      const std::size_t worst = str_header_size(3 * n) + 3 * n;
+      std::byte* p = fits_without_growing(worst) ? out_->prepare(worst) : nullptr;
+      if (p != nullptr) [[likely]] {
         const detail::transcoded t =
             detail::utf16_to_utf8_wide(s.data(), n, reinterpret_cast<char*>(p + low));
         if (t.error_at != detail::transcoded::no_error) [[unlikely]]
@@ -310,7 +312,8 @@ class writer {
         put_str_header(p, head, t.count);
         return out_->commit(head + t.count);
       }
-      // No room for the worst case (a span_sink near its end): measure, then write exactly.
+      // No room for the worst case (a span_sink near its end, or a buffer that would have
+      // to grow for room it will mostly not use): measure, then write exactly.
     }
     write_str_measured(s);
   }
@@ -576,6 +579,18 @@ class writer {
     out_->commit(header + payload.size());
   }
 
+  /// False when reserving `n` bytes would make the sink grow (a sink that says how much
+  /// room it has, like mpk::buffer). Worst-case reservations ask this first: a buffer sized
+  /// for its output should not double (and copy everything) for room that goes unused.
+  bool fits_without_growing(std::size_t n) const noexcept {
+    if constexpr (requires(const Sink& s) {
+                    { s.room() } -> std::convertible_to<std::size_t>;
+                  })
+      return out_->room() >= n;
+    else
+      return true;  // prepare() decides
+  }
+
   /// Bytes of the str header for a payload of `n` bytes (n < 2^32).
   std::size_t str_header_size(std::size_t n) const noexcept {
     if (n < 32) return 1;
@@ -606,9 +621,10 @@ class writer {
       std::size_t take = std::min(piece, s.size() - i);
       if (take < s.size() - i && (s[i + take - 1] & 0xfc00u) == 0xd800u)
         --take;  // never split a surrogate pair
-      std::byte* p = out_->prepare(3 * take);
+      std::byte* p = fits_without_growing(3 * take) ? out_->prepare(3 * take) : nullptr;
       if (p == nullptr) {  // not the worst case: maybe the exact size
-        p = reserve(detail::utf8_length_raw(s.data() + i, take).count);
+        p = reserve(take == s.size() ? len.count
+                                     : detail::utf8_length_raw(s.data() + i, take).count);
         if (p == nullptr) return;
       }
       const detail::transcoded t =
