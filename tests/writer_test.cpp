@@ -163,6 +163,31 @@ TEST(Writer, StringPayloadFollowsHeader) {
   }
 }
 
+// Short payloads are copied with overlapping fixed-size moves: every length up to past the
+// 32-byte limit, at every alignment, lands exactly, with nothing written past its end.
+TEST(Writer, ShortCopiesAtEveryLengthAndAlignment) {
+  for (std::size_t n = 0; n <= 40; ++n) {
+    for (std::size_t skew = 0; skew < 8; ++skew) {
+      std::string src(skew + n + 8, '#');
+      for (std::size_t i = 0; i < n; ++i)
+        src[skew + i] = static_cast<char>(0x80 + i);  // distinct, high bit set
+      std::vector<std::byte> dst(n + 16, std::byte{0x5a});
+      mpk::detail::copy_bytes(dst.data() + 8, src.data() + skew, n);
+      for (std::size_t i = 0; i < dst.size(); ++i) {
+        const bool inside = i >= 8 && i < 8 + n;
+        const auto want = inside ? static_cast<std::byte>(0x80 + (i - 8)) : std::byte{0x5a};
+        ASSERT_EQ(dst[i], want) << "n " << n << " skew " << skew << " byte " << i;
+      }
+    }
+    mpk::buffer buf;
+    mpk::writer w(buf);
+    const std::string s(n, 'k');
+    w.write_bin(std::as_bytes(std::span(s)));
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(buf.data()) + 2, n), s);
+  }
+}
+
 TEST(Writer, EmptyPayloadsWithNullPointers) {
   // Empty views may hold a null pointer; writing them must not pass it to memcpy (UBSan).
   mpk::buffer buf;
