@@ -136,6 +136,7 @@ struct decimal {
 
 // d * 10^k with the zeros at the end of d (d > 0) moved to k.
 inline decimal without_trailing_zeros(u64 d, int k) noexcept {
+  if (d % 10 != 0) return {d, k};  // the usual case for digits of a 16-17-digit double
   while (d % 100000000 == 0) {
     d /= 100000000;
     k += 8;
