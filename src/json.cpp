@@ -215,7 +215,7 @@ class text_out {
 
   /// Where the next byte goes.
   char* cursor() const noexcept { return p_; }
-  /// Moves the cursor to `o` (between cursor's staging area start and stop()).
+  /// Moves the cursor to `o`, a position in the staging area (up to stop()).
   void set_cursor(char* o) noexcept { p_ = o; }
   /// The end of the staging area (it never moves).
   const char* stop() const noexcept { return end_; }
