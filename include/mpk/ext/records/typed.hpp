@@ -319,6 +319,22 @@ MPK_ALWAYS_INLINE std::string_view read_owned_str(cursor& c) noexcept {
   return s;
 }
 
+/// A std::vector of n strings: the kept ones overwritten in place (their capacity reused), the
+/// new ones constructed from the input's bytes. A function of its own, as the codec's
+/// sequence_codec::read is, so that its loop stays compact (emplace_back inlined) whatever
+/// struct it is read in.
+template <class A>
+[[gnu::noinline]] void read_string_list(cursor& c, std::vector<std::string, A>& out,
+                                        std::uint32_t n) {
+  if (out.size() > n) out.erase(out.begin() + n, out.end());
+  std::uint32_t i = 0;
+  for (const std::size_t kept = out.size(); i < kept && c.ok(); ++i)
+    out[i].assign(read_owned_str(c));
+  out.reserve(n);  // n is at most the bytes that remain
+  for (; i < n && c.ok(); ++i)
+    out.emplace_back(read_owned_str(c));
+}
+
 template <class T>
 MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
   if constexpr (is_number<T>) {
@@ -347,15 +363,7 @@ MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
     const std::uint32_t n = leaf<header_decoder<false>>(c);
     if (!c.ok() || !c.enter(at)) return;
     if constexpr (std::is_same_v<typename T::value_type, std::string>) {
-      // strings: the kept ones overwritten in place (their capacity reused), the new ones
-      // constructed from the input's bytes
-      if (out.size() > n) out.erase(out.begin() + n, out.end());
-      std::uint32_t i = 0;
-      for (const std::size_t kept = out.size(); i < kept && c.ok(); ++i)
-        out[i].assign(read_owned_str(c));
-      out.reserve(n);  // n is at most the bytes that remain
-      for (; i < n && c.ok(); ++i)
-        out.emplace_back(read_owned_str(c));
+      read_string_list(c, out, n);
     } else {
       out.resize(n);
       for (std::uint32_t i = 0; i < n && c.ok(); ++i)
