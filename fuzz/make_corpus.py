@@ -196,6 +196,15 @@ def records_seeds(seeds):
         define(0x40, ["a"]) + uint(1) + b"\x40" + uint(2) + b"\x40" + define(0x41, ["n"]) + b"\xc0",
         arr([define(0x40 + i, ["k%d" % i]) + uint(i) for i in range(40)]),
         define(0x40, []) + b"\x40",
+        # the fuzz target's structs in declaration order (read straight-line), a list of them
+        # whose id is redefined with other keys mid-list, and inside an instance of itself
+        define(0x40, ["items", "one", "any", "small"]) +
+        arr([define(0x41, ["a", "b", "c"]) + uint(1) + s("x") + arr([]),
+             b"\x41" + uint(2) + b"\xc0" + arr([]),
+             define(0x41, ["c", "a"]) + arr([]) + uint(3), b"\x41" + arr([]) + uint(4)]) +
+        b"\x41" + arr([]) + uint(5) + uint(0) + uint(6),
+        define(0x41, ["a", "b", "c"]) + define(0x41, ["a", "b", "c"]) + uint(1) + b"\xc0" +
+        arr([]) + b"\xc0" + arr([]),
     ]
     for b in extra:
         out[hashlib.sha1(b).hexdigest()[:16]] = b
