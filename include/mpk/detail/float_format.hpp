@@ -163,6 +163,12 @@ inline char* format_decimal(char* first, std::uint64_t v) noexcept {
     std::memcpy(first + 2 - three, &digit_pairs[2 * (v - high * 100)], 2);
     return first + 4 - three;
   }
+  if (v < 100000000) {  // five to eight digits: the leading zero digits are the low zero bytes
+    const std::uint64_t w = digit_bytes(static_cast<std::uint32_t>(v));
+    const int zero_bits = std::countr_zero(w) & 56;  // w != 0: v >= 10^4
+    store8(first, (w >> zero_bits) + ascii_zeros);
+    return first + 8 - zero_bits / 8;
+  }
   const int n = count_digits(v);
   put_digits(first, v, n);
   return first + n;
