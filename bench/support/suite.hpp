@@ -112,14 +112,20 @@ class suite {
   std::vector<std::unique_ptr<workload_table>> tables_;
 };
 
-/// Times one pass over a workload per iteration and sets the counters every cell reports:
+/// Runs one untimed pass (the warm-up), then times one pass over a workload per iteration and
+/// sets the counters every cell reports:
 /// items (units) processed, "ns_per_<unit>", "bytes_alloc" and "allocs" per iteration.
 /// `pass()` runs one pass and returns something to keep alive; `check(last)` runs after the
 /// timing loop and returns an error message (empty when the last pass was right).
 template <class Pass, class Check>
 void time_passes(benchmark::State& state, std::size_t units, const std::string& unit, Pass&& pass,
                  Check&& check) {
-  decltype(pass()) last{};
+  // Warm-up (BENCHMARKS.md rule 3): one untimed pass. Google Benchmark calls a cell anew
+  // for each repetition, and a cell's first pass pays for what it set up (page faults of a
+  // fresh output buffer, a buffer grown to size, cold caches); a repetition of a few passes
+  // would otherwise count that as the implementation's time. Allocations are counted after.
+  decltype(pass()) last = pass();
+  benchmark::DoNotOptimize(last);
   const alloc_count::snapshot before = alloc_count::now();
   for (auto _ : state) {
     last = pass();
