@@ -5,7 +5,9 @@
 # A case is a folder of tests/cli/golden/:
 #   args       the arguments, one line (word-split); the word @input stands for the input file
 #   input.hex  the input as hex digits (spaces and newlines ignored), or
-#   input.txt  the input as text (used as it is)
+#   input.txt  the input as text (used as it is), or
+#   input.repeat  "HEX COUNT": the bytes HEX repeated COUNT times (a large input generated
+#              here rather than committed)
 #              without @input in args, the input goes to standard input; @case/NAME stands
 #              for the file NAME of the case folder (e.g. a second input)
 #   stdout     the expected standard output (absent: empty), or
@@ -27,6 +29,15 @@ if [[ -f $case_dir/input.hex ]]; then
     hex=${hex:2048}
     printf "$(sed 's/\(..\)/\\x\1/g' <<<"$slice")" >>"$input"
   done
+elif [[ -f $case_dir/input.repeat ]]; then
+  read -r unit count <"$case_dir/input.repeat"
+  printf "$(sed 's/\(..\)/\\x\1/g' <<<"$unit")" >"$work/unit"
+  want=$(($(wc -c <"$work/unit") * count))
+  while (($(wc -c <"$work/unit") < want)); do  # doubling: a few dozen steps, not COUNT
+    cat "$work/unit" "$work/unit" >"$work/unit2"
+    mv "$work/unit2" "$work/unit"
+  done
+  head -c "$want" "$work/unit" >"$input"
 elif [[ -f $case_dir/input.txt ]]; then
   cp "$case_dir/input.txt" "$input"
 else

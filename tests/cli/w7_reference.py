@@ -7,7 +7,7 @@ document packed by msgpack-python) and OUTDIR/<name>.json (those bytes unpacked 
 msgpack-python with raw=False, mapped as mpk's plain mode says, then json.dumps).
 
 The documents come from the benchmark harness (bench/harness/python/harness.py), which holds
-the W7 definitions of shared/BENCHMARKS.md, including its reconstruction of notepack's
+the W7 definitions of docs/workloads.md, including its reconstruction of notepack's
 data.js (medium, large) and of msgpack-lite's example.json.
 """
 import base64
