@@ -6,7 +6,7 @@
 // those of the input of each direction: the MessagePack bytes for to_json, the JSON text
 // for from_json.
 //
-// Verification before timing (BENCHMARKS.md rule 2):
+// Verification before timing (docs/workloads.md rule 2):
 // - W1 to_json: the text equals one written here independently from the records (integers
 //   in decimal, doubles as the shortest round-trip text with ".0" added to integral ones,
 //   strings quoted), and from_json of it gives back W1's exact bytes.
@@ -240,7 +240,7 @@ bool register_json_conversion(suite& s, const run_config& cfg) {
   }
 
   if (say) std::printf("JSON conversion: W1 small_fields (%zu values) and W7 large\n", values);
-  if (say) std::printf("verification (BENCHMARKS.md rule 2):\n");
+  if (say) std::printf("verification (docs/workloads.md rule 2):\n");
   bool ok = true;
   if (!cfg.list_only) {
     // W1: the text is exactly what the records say, and reads back to the same bytes.

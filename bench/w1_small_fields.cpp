@@ -734,7 +734,7 @@ bool register_small_fields(suite& s, const run_config& cfg) {
   if (say) {
     std::printf("W1 small_fields: %s values (%s records of 8)\n", with_commas(values).c_str(),
                 with_commas(nrec).c_str());
-    std::printf("verification (BENCHMARKS.md rule 2):\n");
+    std::printf("verification (docs/workloads.md rule 2):\n");
   }
   bool ok = true;
 

@@ -339,7 +339,7 @@ bool register_strings_binary(suite& s, const run_config& cfg) {
       "per value: for 1 KiB, 10 GB/s is 102 ns");
 
   if (say)
-    std::printf("W2 strings_binary: ~%s per case\nverification (BENCHMARKS.md rule 2):\n",
+    std::printf("W2 strings_binary: ~%s per case\nverification (docs/workloads.md rule 2):\n",
                 size_text(total).c_str());
   bool ok = true;
   const std::string unit = "value";

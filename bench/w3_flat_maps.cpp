@@ -531,7 +531,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
 
   if (say) {
     std::printf("W3 flat_maps: %s maps of 16 entries\n", verify::with_commas(n).c_str());
-    std::printf("verification (BENCHMARKS.md rule 2):\n");
+    std::printf("verification (docs/workloads.md rule 2):\n");
     verify::report(
         ok, "mpk and msgpack-c write W3",
         verify::with_commas(A.size()) + " bytes (mpk), fnv1a64 " + hex64(ctx->ref_digest));

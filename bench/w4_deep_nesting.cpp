@@ -462,7 +462,7 @@ bool register_deep_nesting(suite& s, const run_config& cfg) {
   t.add_fact(
       "field_size: msgpack-c and nlohmann have no size or skip function (n/a); "
       "examine unchecked: only mpk has an unchecked reader");
-  if (say) std::printf("W4 deep_nesting\nverification (BENCHMARKS.md rule 2):\n");
+  if (say) std::printf("W4 deep_nesting\nverification (docs/workloads.md rule 2):\n");
 
   const std::string unit = "structure";
   const auto add = verify::quick_adder(t, cfg);  // --quick: 0.01 s per cell

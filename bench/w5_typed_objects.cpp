@@ -678,7 +678,7 @@ std::vector<B> convert_list(const std::vector<beer>& list) {
 bool register_typed_objects(suite& s, const run_config& cfg) {
   using namespace w5;
   const bool say = !cfg.list_only;
-  if (say) std::printf("W5 typed_objects\nverification (BENCHMARKS.md rule 2):\n");
+  if (say) std::printf("W5 typed_objects\nverification (docs/workloads.md rule 2):\n");
 
   workload_table& t =
       s.add_workload("w5", "typed_objects", "W5 typed_objects — one object per operation", "op");

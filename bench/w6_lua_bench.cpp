@@ -168,7 +168,7 @@ bool add_dataset(workload_table& t, const dataset& d, const T& value, bool list_
 
 bool register_lua_bench(suite& s, const run_config& cfg) {
   using namespace w6;
-  if (!cfg.list_only) std::printf("W6 lua_bench\nverification (BENCHMARKS.md rule 2):\n");
+  if (!cfg.list_only) std::printf("W6 lua_bench\nverification (docs/workloads.md rule 2):\n");
   workload_table& t = s.add_workload(
       "w6", "lua_bench", "W6 lua_bench — pack then unpack, one operation per dataset", "op");
   t.add_fact(

@@ -625,7 +625,7 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
 
 bool register_documents(suite& s, const run_config& cfg) {
   using namespace w7;
-  if (!cfg.list_only) std::printf("W7 documents\nverification (BENCHMARKS.md rule 2):\n");
+  if (!cfg.list_only) std::printf("W7 documents\nverification (docs/workloads.md rule 2):\n");
   workload_table& t = s.add_workload(
       "w7", "documents", "W7 documents — encode and decode, one operation per document", "op");
   t.add_fact(

@@ -1,6 +1,6 @@
 // bench/workloads.hpp - the workloads of the benchmark binary.
 //
-// Each one generates its data (BENCHMARKS.md), verifies every implementation before anything
+// Each one generates its data (docs/workloads.md), verifies every implementation before anything
 // is timed (printing its verdicts), adds its table to the suite and registers its
 // benchmarks. It returns false when an implementation produced wrong values: the run stops.
 #pragma once

@@ -28,7 +28,7 @@ namespace {
 using bytes = std::vector<std::byte>;
 using mpk_test::hex;
 
-// The W7 `stream` message of BENCHMARKS.md: ["tag", [[1440949922, {"message": "hi there"}]]].
+// The W7 `stream` message of docs/workloads.md: ["tag", [[1440949922, {"message": "hi there"}]]].
 struct payload {
   std::string_view message;
 };

@@ -1,4 +1,4 @@
-// bench/data/deep_nesting.hpp - the data of workload W4 deep_nesting (../shared/BENCHMARKS.md).
+// bench/data/deep_nesting.hpp - the data of workload W4 deep_nesting (docs/workloads.md).
 //
 // nest(1) = [1, 2, 3]; nest(k) = [1, 2, 3, nest(k - 1)], for N in 1, 2, 4, ..., 128. Each
 // benchmark pass handles a stream of copies of nest(N): about 64 Ki levels in all (4 Ki in

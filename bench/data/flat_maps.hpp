@@ -1,4 +1,4 @@
-// bench/data/flat_maps.hpp - the data of workload W3 flat_maps (../shared/BENCHMARKS.md).
+// bench/data/flat_maps.hpp - the data of workload W3 flat_maps (docs/workloads.md).
 //
 // Map i has keys "k00" ... "k15" in that order; value j is: j % 4 == 0 -> integer i * 16 + j;
 // 1 -> float64 i + (j + 0.5) / 16; 2 -> string "v" + str(i % 100); 3 -> boolean

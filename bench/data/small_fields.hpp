@@ -1,4 +1,4 @@
-// bench/data/small_fields.hpp - workload W1 small_fields (BENCHMARKS.md, normative).
+// bench/data/small_fields.hpp - workload W1 small_fields (docs/workloads.md, normative).
 //
 // A flat sequence of top-level values (no enclosing array) in records of 8. Record i holds:
 //
@@ -42,7 +42,7 @@ struct record {
   std::string_view f7() const noexcept { return {f7_chars, sizeof f7_chars}; }
 };
 
-/// Record `i` exactly as BENCHMARKS.md defines it.
+/// Record `i` exactly as docs/workloads.md defines it.
 inline record make_record(std::uint64_t i) noexcept {
   record r{};
   r.f0 = static_cast<std::uint8_t>(i % 128);

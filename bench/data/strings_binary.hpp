@@ -1,5 +1,5 @@
 // bench/data/strings_binary.hpp - the data of workload W2 strings_binary
-// (../shared/BENCHMARKS.md).
+// (docs/workloads.md).
 //
 // ASCII strings of 8 B, 1 KiB, 64 KiB: the 62-character alphabet A-Z a-z 0-9 repeated and
 // cut to length. UTF-8 strings of 1 KiB: "héllo wörld ✓ " repeated and cut at the last whole

@@ -1,4 +1,4 @@
-// bench/data/w5_typed_objects.hpp - workload W5 typed_objects (BENCHMARKS.md, normative).
+// bench/data/w5_typed_objects.hpp - workload W5 typed_objects (docs/workloads.md, normative).
 //
 // The MsgPack.Light workloads:
 //

@@ -1,4 +1,4 @@
-// bench/data/w6_lua_bench.hpp - workload W6 lua_bench (BENCHMARKS.md, normative).
+// bench/data/w6_lua_bench.hpp - workload W6 lua_bench (docs/workloads.md, normative).
 //
 // The luajit-msgpack-pure / lua-MessagePack bench: each dataset is packed then unpacked as
 // one operation.

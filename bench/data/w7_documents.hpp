@@ -1,8 +1,8 @@
-// bench/data/w7_documents.hpp - workload W7 documents (BENCHMARKS.md, normative).
+// bench/data/w7_documents.hpp - workload W7 documents (docs/workloads.md, normative).
 //
 // The msgpackr / notepack / msgpack-lite documents, each written canonically by a function of
 // this header (mpk_gen writes the reference encodings with write_case(); mpk_bench times
-// them). BENCHMARKS.md only names medium, large and example: they are reconstructed as
+// them). docs/workloads.md only names medium, large and example: they are reconstructed as
 // docs/benchmark-suite.md ("Reconstructed data") describes, the same way in every language.
 //
 //   tiny     {foo: 1, bar: "abc"}
@@ -26,7 +26,7 @@
 
 namespace mpk_bench::documents {
 
-/// The 62-character alphabet A-Z a-z 0-9 repeated and cut to n bytes (BENCHMARKS.md W2).
+/// The 62-character alphabet A-Z a-z 0-9 repeated and cut to n bytes (docs/workloads.md W2).
 inline std::string alphabet(std::size_t n) {
   static constexpr std::string_view abc =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -37,7 +37,7 @@ inline std::string alphabet(std::size_t n) {
   return s;
 }
 
-/// Binary of n bytes, byte k = (k * 31 + 7) & 0xff (BENCHMARKS.md W2).
+/// Binary of n bytes, byte k = (k * 31 + 7) & 0xff (docs/workloads.md W2).
 inline std::string pattern_bin(std::size_t n) {
   std::string s(n, '\0');
   for (std::size_t k = 0; k < n; ++k)

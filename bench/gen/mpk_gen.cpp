@@ -3,13 +3,13 @@
 //     mpk_gen --out DIR [--quick]
 //
 // The harnesses of the other languages (bench/harness/) generate the same data themselves,
-// encode it with their libraries and compare their bytes with these files (BENCHMARKS.md
+// encode it with their libraries and compare their bytes with these files (docs/workloads.md
 // rule 2); they also decode these files and compare the values with their own data. So the
 // reference is always mpk's writer, not a copy kept in the tree.
 //
 // Writes DIR/<workload>/<case>.msgpack for every case below and DIR/digests.csv
-// (workload,case,bytes,fnv1a64). Data definitions: ../shared/BENCHMARKS.md; the W7
-// documents that BENCHMARKS.md only names (medium, large, example) are reconstructed here
+// (workload,case,bytes,fnv1a64). Data definitions: docs/workloads.md; the W7
+// documents that docs/workloads.md only names (medium, large, example) are reconstructed here
 // and in every harness the same way: see docs/benchmark-suite.md, "Reconstructed data".
 #include <mpk/buffer.hpp>
 #include <mpk/ext/records.hpp>
@@ -119,7 +119,7 @@ void flat_maps(output& out, std::size_t maps) {
 
 // --- W2 strings_binary ----------------------------------------------------------------------
 
-/// Bytes each W2 case writes in total (BENCHMARKS.md: ~32 MB), as a stream of top-level values
+/// Bytes each W2 case writes in total (docs/workloads.md: ~32 MB), as a stream of top-level values
 /// of one size: max(1, min(1,000,000, total / size)) values. Every harness uses the same
 /// counts. The cap (8 MB of 8-byte strings, like W1's million values) keeps the slowest
 /// per-call peers (msgpack-lite: ~6 us per top-level value) to seconds per repetition.

@@ -121,7 +121,7 @@ beer make_beer(std::string brand, double alcohol) {
 }
 
 flat16 make_flat(std::int64_t i) {
-  // W3 of BENCHMARKS.md: value j is an integer, a float64, a string or a boolean by j % 4
+  // W3 of docs/workloads.md: value j is an integer, a float64, a string or a boolean by j % 4
   flat16 f;
   std::int64_t* ints[] = {&f.k00, &f.k04, &f.k08, &f.k12};
   double* floats[] = {&f.k01, &f.k05, &f.k09, &f.k13};

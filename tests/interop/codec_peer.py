@@ -16,7 +16,7 @@ def beer(brand, alcohol):
 
 
 def flat(i):
-    # W3 of BENCHMARKS.md: keys k00..k15, value j by j % 4
+    # W3 of docs/workloads.md: keys k00..k15, value j by j % 4
     out = {}
     for j in range(16):
         kind = j % 4
