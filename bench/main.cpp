@@ -1,6 +1,7 @@
 // bench/main.cpp - mpk_bench: every workload, every implementation, one run.
 //
-//     mpk_bench [--quick] [--out DIR] [--values N] [Google Benchmark flags...]
+//     mpk_bench [--quick | --full] [--instructions] [--out DIR] [--values N] [Google Benchmark
+//     flags...]
 //
 // Verifies every implementation before timing (a wrong value stops the run with exit code
 // 1), runs the benchmarks through Google Benchmark, then prints one Markdown table per
@@ -22,17 +23,21 @@ namespace {
 
 void usage() {
   std::printf(
-      "usage: mpk_bench [--quick] [--out DIR] [--values N] [Google Benchmark flags...]\n"
+      "usage: mpk_bench [--quick | --full] [--instructions] [--out DIR] [--values N]\n"
+      "                 [Google Benchmark flags...]\n"
       "\n"
+      "  (default)      full data, 5 repetitions of at least 0.1 s per cell\n"
       "  --quick        100,000 values per workload, 1 repetition, 0.05 s minimum time\n"
+      "  --full         full data, 5 repetitions of at least 0.5 s per cell (reference runs)\n"
+      "  --instructions one pass per cell, counted by callgrind: run it under\n"
+      "                 valgrind --tool=callgrind --instr-atstart=no (with --quick data)\n"
       "  --out DIR      where to write <workload>.csv and <workload>.md (default:\n"
       "                 $MPK_RESULTS_DIR if set, else results/latest)\n"
       "  --values N     values per workload instead of the default (W1: 1,000,000)\n"
       "\n"
       "Other flags go to Google Benchmark, e.g. --benchmark_filter=w1/read,\n"
-      "--benchmark_repetitions=9 (default 5; 1 with --quick), --benchmark_min_time=1,\n"
-      "--benchmark_enable_random_interleaving=false (default true: repetitions of all\n"
-      "cells run in random order),\n"
+      "--benchmark_repetitions=9 (default 5; 1 with --quick), --benchmark_min_time=1.\n"
+      "The repetitions of one case's implementations run interleaved (A B, B A, ...).\n"
       "--benchmark_out=run.json --benchmark_out_format=json. Benchmarks are named\n"
       "<workload>/<case>/<implementation>, e.g. w1/read_typed/mpk. See docs/benchmarks.md.\n");
 }
@@ -41,7 +46,7 @@ bool starts_with(const char* s, const char* prefix) {
   return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
 }
 
-/// Registers every workload in the order of BENCHMARKS.md (each verifies its cells first).
+/// Registers every workload in the order of docs/workloads.md (each verifies its cells first).
 /// False when a workload found wrong values: the run stops.
 bool register_all(mpk_bench::suite& suite, const mpk_bench::run_config& cfg) {
   using namespace mpk_bench;
@@ -62,11 +67,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> pass_on{argv[0]};
   bool user_repetitions = false;
   bool user_min_time = false;
-  bool user_interleaving = false;
+  bool full = false;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (std::strcmp(a, "--quick") == 0) {
       cfg.quick = true;
+    } else if (std::strcmp(a, "--full") == 0) {
+      full = true;
+    } else if (std::strcmp(a, "--instructions") == 0) {
+      cfg.instructions = true;
     } else if (std::strcmp(a, "--out") == 0 && i + 1 < argc) {
       cfg.out_dir = argv[++i];
     } else if (starts_with(a, "--out=")) {
@@ -86,26 +95,27 @@ int main(int argc, char** argv) {
       return 2;
     } else {
       if (starts_with(a, "--benchmark_repetitions=")) {
+        // Ours: suite::register_benchmarks registers each repetition (interleaved).
         user_repetitions = true;
         cfg.repetitions = std::atoi(a + std::strlen("--benchmark_repetitions="));
+        continue;
       }
       if (starts_with(a, "--benchmark_min_time")) user_min_time = true;
       if (std::strcmp(a, "--benchmark_list_tests") == 0 ||
           std::strcmp(a, "--benchmark_list_tests=true") == 0)
         cfg.list_only = true;
-      if (starts_with(a, "--benchmark_enable_random_interleaving")) user_interleaving = true;
       pass_on.emplace_back(a);
     }
   }
-  if (!user_repetitions) {
-    cfg.repetitions = cfg.quick ? 1 : 5;
-    pass_on.push_back("--benchmark_repetitions=" + std::to_string(cfg.repetitions));
-  }
+  if (!user_repetitions) cfg.repetitions = cfg.quick ? 1 : 5;
+  pass_on.emplace_back("--benchmark_repetitions=1");  // per registration
   if (cfg.repetitions < 1) cfg.repetitions = 1;
-  if (cfg.quick && !user_min_time) pass_on.emplace_back("--benchmark_min_time=0.05");
-  // The repetitions of all cells run in random order, so that a burst of load on a shared
-  // machine spreads over every cell instead of hitting all repetitions of one.
-  if (!user_interleaving) pass_on.emplace_back("--benchmark_enable_random_interleaving=true");
+  // --benchmark_list_tests lists each cell once, or, with --benchmark_repetitions=N, every
+  // registration in the order they would run (tests/bench checks the interleaving so).
+  if (cfg.list_only && !user_repetitions) cfg.repetitions = 1;
+  // Google Benchmark's own default (0.5 s per repetition) is the --full mode.
+  if (!user_min_time && !full)
+    pass_on.emplace_back(cfg.quick ? "--benchmark_min_time=0.05" : "--benchmark_min_time=0.1");
 
   std::vector<char*> args;
   for (auto& s : pass_on)
@@ -122,18 +132,25 @@ int main(int argc, char** argv) {
     // Only the names of the benchmarks: no verification, no timing, no result files.
     mpk_bench::suite suite;
     if (!register_all(suite, cfg)) return 1;
+    suite.register_benchmarks(cfg);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
   }
 
-  std::printf("mpk_bench: %s run, %d repetition%s, results to %s/\n", cfg.quick ? "QUICK" : "full",
-              cfg.repetitions, cfg.repetitions == 1 ? "" : "s", cfg.out_dir.c_str());
+  std::printf("mpk_bench: %s run, %d repetition%s, results to %s/\n",
+              cfg.instructions ? "INSTRUCTIONS"
+              : cfg.quick      ? "QUICK"
+              : full           ? "full"
+                               : "default",
+              cfg.instructions ? 1 : cfg.repetitions, cfg.repetitions == 1 ? "" : "s",
+              cfg.out_dir.c_str());
   const bool counting = mpk_bench::alloc_count::active();
   std::printf("heap allocation counting: %s\n\n", counting ? "on" : "OFF (not measured)");
 
   mpk_bench::suite suite;
   if (!register_all(suite, cfg)) return 1;
+  suite.register_benchmarks(cfg);
   std::printf("\n");
   std::fflush(stdout);
 

@@ -11,6 +11,15 @@
 #include <iostream>
 #include <sstream>
 
+// Instruction counts (mpk_bench --instructions under callgrind): the client requests of
+// valgrind's callgrind.h (Debian package valgrind); without the header the counts are empty.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define MPK_BENCH_CALLGRIND 1
+#else
+#define MPK_BENCH_CALLGRIND 0
+#endif
+
 #ifndef MPK_BENCH_MPK_VERSION
 #define MPK_BENCH_MPK_VERSION "unknown"
 #endif
@@ -19,16 +28,17 @@ namespace mpk_bench {
 
 // --- cells -------------------------------------------------------------------------------
 
-benchmark::internal::Benchmark* workload_table::add(const std::string& case_name,
-                                                    const std::string& impl,
-                                                    std::string verification, std::string note,
-                                                    std::function<void(benchmark::State&)> fn) {
-  cell& c = cells_[{case_name, impl}];
+cell& workload_table::add(const std::string& case_name, const std::string& impl,
+                          std::string verification, std::string note,
+                          std::function<void(benchmark::State&)> fn) {
+  const std::pair<std::string, std::string> key{case_name, impl};
+  cell& c = cells_[key];
+  if (!c.registered) order_.push_back(key);
   c.verification = std::move(verification);
   c.note = std::move(note);
   c.registered = true;
-  const std::string name = id_ + "/" + case_name + "/" + impl;
-  return benchmark::RegisterBenchmark(name.c_str(), std::move(fn));
+  c.run = std::move(fn);
+  return c;
 }
 
 cell* workload_table::find(const std::string& case_name, const std::string& impl) {
@@ -48,6 +58,71 @@ cell* suite::find(const std::string& benchmark_name) {
     if (t->id() == id) return t->find(case_name, impl);
   return nullptr;
 }
+
+void suite::register_benchmarks(const run_config& cfg) {
+  const int reps = cfg.instructions ? 1 : std::max(cfg.repetitions, 1);
+  for (auto& t : tables_) {
+    // Rows in the order of the table's cases, then any case only a cell named.
+    std::vector<std::string> rows;
+    for (const auto& c : t->cases())
+      rows.push_back(c.name);
+    for (const auto& key : t->order_)
+      if (std::find(rows.begin(), rows.end(), key.first) == rows.end()) rows.push_back(key.first);
+    for (const auto& row : rows) {
+      std::vector<std::pair<std::string, cell*>> row_cells;  // implementation order
+      for (const auto& i : t->implementations())
+        if (cell* c = t->find(row, i.name); c != nullptr && c->registered)
+          row_cells.emplace_back(i.name, c);
+      for (const auto& key : t->order_)
+        if (key.first == row &&
+            std::none_of(row_cells.begin(), row_cells.end(),
+                         [&](const auto& rc) { return rc.first == key.second; }))
+          row_cells.emplace_back(key.second, &t->cells_[key]);
+      const std::size_t n = row_cells.size();
+      for (int r = 0; r < reps; ++r) {
+        for (std::size_t k = 0; k < n; ++k) {
+          const auto& [impl, c] = row_cells[(k + static_cast<std::size_t>(r)) % n];
+          const std::string name = t->id() + "/" + row + "/" + impl;
+          // The cell's name, for the instruction count's dump (Google Benchmark 1.7's State
+          // does not tell its benchmark's name).
+          benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+              name.c_str(), [run = c->run, name](benchmark::State& state) {
+                detail::running_cell = name;
+                run(state);
+              });
+          if (cfg.instructions)
+            b->Iterations(1);
+          else if (c->min_time > 0)
+            b->MinTime(c->min_time);
+        }
+      }
+    }
+  }
+}
+
+namespace detail {
+std::string running_cell;
+
+#if MPK_BENCH_CALLGRIND
+void start_counting() noexcept {
+  if (RUNNING_ON_VALGRIND == 0) return;
+  CALLGRIND_START_INSTRUMENTATION;
+  CALLGRIND_ZERO_STATS;
+}
+
+void stop_counting(const benchmark::State& state, std::size_t units) {
+  if (RUNNING_ON_VALGRIND == 0) return;
+  const std::string name = running_cell + " units=" +
+                           std::to_string(static_cast<unsigned long long>(state.iterations()) *
+                                          static_cast<unsigned long long>(units));
+  CALLGRIND_DUMP_STATS_AT(name.c_str());
+  CALLGRIND_STOP_INSTRUMENTATION;
+}
+#else
+void start_counting() noexcept {}
+void stop_counting(const benchmark::State&, std::size_t) {}
+#endif
+}  // namespace detail
 
 // --- reporter ----------------------------------------------------------------------------
 

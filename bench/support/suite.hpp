@@ -2,9 +2,11 @@
 //
 // A workload (W1 small_fields, later W2..W7) adds its cases and implementations to a
 // `workload_table`, records a verification verdict for every cell before anything is timed,
-// and registers one Google Benchmark per cell, named "<id>/<case>/<implementation>"
-// (e.g. "w1/write_implicit/mpk"). After the run, `collecting_reporter` has every repetition of
-// every cell; `write_reports` prints the Markdown table and writes <name>.csv and <name>.md.
+// and adds one cell per implementation and case, named "<id>/<case>/<implementation>"
+// (e.g. "w1/write_implicit/mpk"). `suite::register_benchmarks` then registers them with Google
+// Benchmark, the repetitions of one case's implementations interleaved (see there). After the
+// run, `collecting_reporter` has every repetition of every cell; `write_reports` prints the
+// Markdown table and writes <name>.csv and <name>.md.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -27,8 +29,11 @@ struct run_config {
   bool quick = false;                      ///< fewer values, one repetition, short min time
   std::size_t values = 0;                  ///< override of a workload's value count (0: default)
   std::string out_dir = "results/latest";  ///< where the CSV and Markdown files go
-  int repetitions = 5;                     ///< as passed to Google Benchmark
+  int repetitions = 5;                     ///< repetitions of every cell
   bool list_only = false;  ///< --benchmark_list_tests: register, verify nothing, write nothing
+  /// --instructions: one timed pass per cell, its instructions counted by callgrind (the
+  /// binary runs under `valgrind --tool=callgrind --instr-atstart=no`; see time_passes).
+  bool instructions = false;
 };
 
 /// A library under test, e.g. {"msgpack-cxx", "msgpack-cxx 4.1.3", "packer + sbuffer, ..."}.
@@ -50,8 +55,10 @@ struct cell {
   std::string verification;  ///< "same bytes", "different bytes: ...", "same values", ...
   std::string note;          ///< e.g. "sbuffer(64), doubling"
   bool registered = false;
-  std::vector<double> ns_per_unit;  ///< one per repetition
-  double alloc_bytes = -1;          ///< per iteration (one pass over the workload)
+  std::function<void(benchmark::State&)> run;  ///< the timed function, registered later
+  double min_time = 0;                         ///< seconds per repetition; 0: the default
+  std::vector<double> ns_per_unit;             ///< one per repetition
+  double alloc_bytes = -1;                     ///< per iteration (one pass over the workload)
   double allocs = -1;
   std::string error;  ///< set when Google Benchmark reported an error
 };
@@ -75,12 +82,11 @@ class workload_table {
   /// Free text printed above the table (data size, encoded size, digests...).
   void add_fact(std::string line) { facts_.push_back(std::move(line)); }
 
-  /// Registers the benchmark "<id>/<case>/<impl>" and its cell. `units` is the number of
-  /// units (fields, maps, ...) one iteration processes. Returns the Google Benchmark
-  /// registration (e.g. to set a shorter MinTime for --quick).
-  benchmark::internal::Benchmark* add(const std::string& case_name, const std::string& impl,
-                                      std::string verification, std::string note,
-                                      std::function<void(benchmark::State&)> fn);
+  /// Adds the cell "<id>/<case>/<impl>" with its timed function; suite::register_benchmarks
+  /// registers it with Google Benchmark. Returns the cell (e.g. to set a shorter `min_time`
+  /// for --quick).
+  cell& add(const std::string& case_name, const std::string& impl, std::string verification,
+            std::string note, std::function<void(benchmark::State&)> fn);
 
   cell* find(const std::string& case_name, const std::string& impl);
   const std::vector<case_info>& cases() const noexcept { return cases_; }
@@ -93,6 +99,8 @@ class workload_table {
   std::vector<implementation_info> impls_;
   std::vector<std::string> facts_;
   std::map<std::pair<std::string, std::string>, cell> cells_;
+  std::vector<std::pair<std::string, std::string>> order_;  ///< cells in the order added
+  friend class suite;
 };
 
 /// Every workload of this run.
@@ -106,11 +114,30 @@ class suite {
   }
   /// The cell a benchmark name "<id>/<case>/<impl>" belongs to, or nullptr.
   cell* find(const std::string& benchmark_name);
+  /// Registers every cell with Google Benchmark, one registration per repetition, in this
+  /// order: workload by workload, case by case (the rows), and within a case repetition k of
+  /// every implementation before repetition k + 1 of any (A B C, B C A, C A B...: the first
+  /// implementation rotates). A burst of load from the neighbours then hits the
+  /// implementations of a row alike, and a cell's spread measures minutes, not the whole run.
+  /// With `cfg.instructions`, one registration of one iteration per cell.
+  void register_benchmarks(const run_config& cfg);
   std::vector<std::unique_ptr<workload_table>>& tables() noexcept { return tables_; }
 
  private:
   std::vector<std::unique_ptr<workload_table>> tables_;
 };
+
+namespace detail {
+/// The name of the cell running ("w1/read_typed/mpk"), set by suite::register_benchmarks.
+extern std::string running_cell;
+/// Under callgrind (mpk_bench --instructions): instrumentation on and the counters zeroed,
+/// so that only the timed loop is counted (not the data set-up, the verification or the
+/// warm-up pass). Nothing otherwise.
+void start_counting() noexcept;
+/// Under callgrind: a dump named "<benchmark> units=<units x iterations>" (the runner reads
+/// the instructions per unit from it), then instrumentation off. Nothing otherwise.
+void stop_counting(const benchmark::State& state, std::size_t units);
+}  // namespace detail
 
 /// Runs one untimed pass (the warm-up), then times one pass over a workload per iteration and
 /// sets the counters every cell reports:
@@ -120,18 +147,20 @@ class suite {
 template <class Pass, class Check>
 void time_passes(benchmark::State& state, std::size_t units, const std::string& unit, Pass&& pass,
                  Check&& check) {
-  // Warm-up (BENCHMARKS.md rule 3): one untimed pass. Google Benchmark calls a cell anew
+  // Warm-up (docs/workloads.md rule 3): one untimed pass. Google Benchmark calls a cell anew
   // for each repetition, and a cell's first pass pays for what it set up (page faults of a
   // fresh output buffer, a buffer grown to size, cold caches); a repetition of a few passes
   // would otherwise count that as the implementation's time. Allocations are counted after.
   decltype(pass()) last = pass();
   benchmark::DoNotOptimize(last);
   const alloc_count::snapshot before = alloc_count::now();
+  detail::start_counting();
   for (auto _ : state) {
     last = pass();
     benchmark::DoNotOptimize(last);
     benchmark::ClobberMemory();
   }
+  detail::stop_counting(state, units);
   const alloc_count::snapshot after = alloc_count::now();
   const auto iterations = static_cast<double>(state.iterations());
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *

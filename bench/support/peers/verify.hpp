@@ -1,5 +1,5 @@
 // bench/support/peers/verify.hpp - small helpers the workloads share to verify their cells
-// before timing (BENCHMARKS.md rule 2) and to check the last pass of a timed loop.
+// before timing (docs/workloads.md rule 2) and to check the last pass of a timed loop.
 //
 //     bool ok = verify::report(same, "msgpack-c writes W3", detail);   // "  [ ok ] ..."
 //     std::string verdict = verify::bytes_verdict(mine, reference);  // "same bytes as mpk (...)"
@@ -89,8 +89,8 @@ inline double median(std::vector<double> v) {
 /// its minimum time to 0.01 s (workloads with many cells stay a smoke test).
 inline auto quick_adder(workload_table& t, const run_config& cfg) {
   return [&t, quick = cfg.quick](auto&&... a) {
-    benchmark::internal::Benchmark* b = t.add(std::forward<decltype(a)>(a)...);
-    if (quick) b->MinTime(0.01);
+    cell& c = t.add(std::forward<decltype(a)>(a)...);
+    if (quick) c.min_time = 0.01;
   };
 }
 
