@@ -233,6 +233,27 @@ def md_table(rows, unit, verdicts=False):
     return out + "\n"
 
 
+def md_instructions_table(rows):
+    cases, impls, cells, _ = table(rows, "ns")
+    out = "| case | " + " | ".join(md_escape(i) for i in impls) + " |\n|:--|" + "--:|" * len(impls) + "\n"
+    for c in cases:
+        vals = {i: instructions(cells[(c, i)]) for i in impls if (c, i) in cells}
+        best = min(v for v in vals.values() if v) if any(vals.values()) else None
+        line = "| %s |" % md_escape(c)
+        for i in impls:
+            v = vals.get(i)
+            text = "" if not v else fmt_count(v)
+            line += " %s |" % ("**%s**" % text if v and v == best else text)
+        out += line + "\n"
+    return out + "\n"
+
+
+def fmt_count(v):
+    if v >= 1000:
+        return "{:,.0f}".format(v)
+    return "%.1f" % v if v >= 10 else "%.2f" % v
+
+
 def md_escape(s):
     return s.replace("|", "\\|")
 
@@ -251,13 +272,9 @@ def markdown(rows, machine):
         machine.get("cxx_compiler_version"), machine.get("cxx_build_type")))
     if machine.get("note"):
         w("**Note on this run:** %s\n\n" % machine["note"])
-    counts = {}
-    for r in rows:
-        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-    w("Verification before timing (every cell): %d cells — %d same bytes as mpk, %d different bytes "
-      "(values right, reasons below each table), %d same values (decoding mpk's bytes), %d wrong values, "
-      "%d errors.\n\n" % (len(rows), counts.get("same_bytes", 0), counts.get("different_bytes", 0),
-                          counts.get("same_values", 0), counts.get("wrong_values", 0), counts.get("error", 0)))
+    w(summary_md(rows))
+    if machine.get("instructions"):
+        w("Instructions per unit of the C/C++ cells: %s.\n\n" % machine["instructions"])
     w("## Implementations\n\n| implementation | language | version |\n|:--|:--|:--|\n")
     for impl, lang, ver in versions(rows):
         w("| %s | %s | %s |\n" % (md_escape(impl), lang, md_escape(ver)))
@@ -278,6 +295,11 @@ def markdown(rows, machine):
                 w("### Cells timed per %s\n\n" % u)
             w("%s.\n\n" % upper_first(unit_label(g, display)))
             w(md_table(g, display))
+            ir = [r for r in g if instructions(r)]
+            if ir:
+                w("Instructions per %s (C/C++, callgrind on the quick data; lower is better; they do not move "
+                  "with the machine's load):\n\n" % g[0]["unit"])
+                w(md_instructions_table(ir))
             w("Verification of every cell (= same bytes as mpk; v decodes mpk's bytes to the same values, "
               "or a JSON / records round trip; ≠ different bytes, values right; ✗ wrong values or error):\n\n")
             w(md_table(g, display, verdicts=True))
@@ -319,6 +341,340 @@ def markdown(rows, machine):
     return out.getvalue()
 
 
+# --- the summary ----------------------------------------------------------------------------
+
+# Operations, from the case names (docs/benchmark-suite.md, "Case names"): the first pattern
+# that matches; otherwise the case without its size suffix (examine_8 -> examine).
+OPERATIONS = [
+    (r"(^|_)(write|serialize|encode|build)(_|$)|^buffer_", "encode"),
+    (r"(^|_)(read|deserialize|decode|dom)(_|$)", "decode"),
+    (r"^to_json", "to JSON"),
+    (r"^from_json", "from JSON"),
+    (r"^skip", "skip"),
+]
+# Workloads whose every case is one operation of its own kind.
+WORKLOAD_OPERATION = {"lua_bench": "pack + unpack"}
+# Workloads without peers: not in the summary.
+NOT_SUMMARIZED = {"build_matrix"}
+
+
+def operation(workload, case):
+    if workload in WORKLOAD_OPERATION:
+        return WORKLOAD_OPERATION[workload]
+    for pattern, name in OPERATIONS:
+        if re.search(pattern, case):
+            return name
+    return re.sub(r"_\d+$", "", case).replace("_", " ")
+
+
+def is_mpk(impl):
+    """mpk and its variants (mpk-value, "mpk, gcc -O2"): never "another implementation"."""
+    return impl == "mpk" or impl.startswith("mpk-") or impl.startswith("mpk,")
+
+
+def ns(r):
+    try:
+        v = float(r["ns_per_unit"])
+    except (KeyError, ValueError):
+        return None
+    return v if v > 0 else None
+
+
+def instructions(r):
+    try:
+        v = float(r.get("instructions_per_unit") or "")
+    except ValueError:
+        return None
+    return v if v > 0 else None
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else None
+
+
+def summary_rows(rows):
+    """The headline, one entry per workload, operation and unit: mpk's figure (the geometric
+    mean over the cases where mpk and another implementation ran), the fastest other
+    implementation's (per case, the fastest of all others; named: the one fastest in most
+    cases), the ratio (geometric mean of other time / mpk time: above 1, mpk is faster), and
+    the same against the fastest other C/C++ implementation, by time and by instructions."""
+    groups = {}
+    for r in rows:
+        if r["workload"] in NOT_SUMMARIZED or ns(r) is None:
+            continue
+        key = (r["workload"], operation(r["workload"], r["case"]), r["unit"])
+        groups.setdefault(key, {}).setdefault(r["case"], []).append(r)
+    by_w = {}
+    for key in groups:
+        by_w.setdefault(key[0], []).append(key)
+    out = []
+    for w in workload_names(by_w):
+        for key in by_w[w]:
+            cases = groups[key]
+            e = {"workload": w, "operation": key[1], "unit": key[2], "cases": 0, "mpk_fastest": 0,
+                 "mpk": [], "other": [], "winners": {}, "cpp_mpk": [], "cpp_other": [], "cpp_winners": {},
+                 "ir_ratio": []}
+            e["measured_mpk"] = any(is_mpk(r["implementation"]) for rs in cases.values() for r in rs)
+            for case, rs in cases.items():
+                mine = [r for r in rs if r["implementation"] == "mpk"]
+                others = [r for r in rs if not is_mpk(r["implementation"])]
+                if not mine or not others:
+                    continue
+                m = mine[0]
+                best = min(others, key=ns)
+                e["cases"] += 1
+                e["mpk"].append(ns(m))
+                e["other"].append(ns(best))
+                e["winners"][best["implementation"]] = e["winners"].get(best["implementation"], 0) + 1
+                if ns(m) <= ns(best):
+                    e["mpk_fastest"] += 1
+                native = [r for r in others if r["language"] in ("C++", "C")]
+                if native:
+                    nb = min(native, key=ns)
+                    e["cpp_mpk"].append(ns(m))
+                    e["cpp_other"].append(ns(nb))
+                    e["cpp_winners"][nb["implementation"]] = e["cpp_winners"].get(nb["implementation"], 0) + 1
+                    if instructions(m) and instructions(nb):
+                        e["ir_ratio"].append(instructions(nb) / instructions(m))
+            if e["cases"]:
+                e["ratio"] = geomean(o / m for o, m in zip(e["other"], e["mpk"]))
+                e["cpp_ratio"] = geomean(o / m for o, m in zip(e["cpp_other"], e["cpp_mpk"]))
+                e["cpp_ir_ratio"] = geomean(e["ir_ratio"])
+            out.append(e)
+    return out
+
+
+def most(counts):
+    """The key counted most often (the first of equals), and its count."""
+    if not counts:
+        return None, 0
+    k = max(counts, key=lambda x: counts[x])
+    return k, counts[k]
+
+
+def fmt_ratio(x):
+    if x is None:
+        return "—"
+    return "%.2f×" % x
+
+
+def fastest_per_language(rows):
+    """{language: {workload: (implementation, cases where it is its language's fastest, cases)}}."""
+    cells = {}
+    for r in rows:
+        if r["workload"] in NOT_SUMMARIZED or ns(r) is None:
+            continue
+        cells.setdefault((r["language"], r["workload"], r["case"], r["unit"]), []).append(r)
+    wins = {}
+    for (lang, w, _, _), rs in cells.items():
+        best = min(rs, key=ns)["implementation"]
+        d = wins.setdefault(lang, {}).setdefault(w, {})
+        d[best] = d.get(best, 0) + 1
+    out = {}
+    for lang, per_w in wins.items():
+        out[lang] = {w: most(d) + (sum(d.values()),) for w, d in per_w.items()}
+    return out
+
+
+def noise(rows):
+    """(noisy cells, timed cells, median spread %, {language: (noisy, timed)})."""
+    timed = [r for r in rows if ns(r) is not None and r["spread_pct"]]
+    noisy = [r for r in timed if r["noisy"] == "yes"]
+    per = {}
+    for r in timed:
+        n = per.setdefault(r["language"], [0, 0])
+        n[1] += 1
+        n[0] += r["noisy"] == "yes"
+    spread = statistics.median(float(r["spread_pct"]) for r in timed) if timed else None
+    return len(noisy), len(timed), spread, per
+
+
+def verification_counts(rows):
+    counts = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    return counts
+
+
+def verification_sentence(rows):
+    counts = verification_counts(rows)
+    return ("%d cells verified before timing: %d same bytes as mpk, %d different bytes (values right, "
+            "reasons below each table), %d same values (decoding mpk's bytes), %d wrong values, %d errors."
+            % (len(rows), counts.get("same_bytes", 0), counts.get("different_bytes", 0),
+               counts.get("same_values", 0), counts.get("wrong_values", 0), counts.get("error", 0)))
+
+
+def noise_sentence(rows):
+    n, t, spread, per = noise(rows)
+    if not t:
+        return "No timed cells."
+    langs = sorted(per, key=lambda l: LANG_ORDER.index(l) if l in LANG_ORDER else 99)
+    return ("Noise: %d of %d timed cells are noisy (spread of the repetitions over 5%%); median spread "
+            "%.1f%%. By language: %s." % (n, t, spread, ", ".join("%s %d of %d" % (l, per[l][0], per[l][1])
+                                                                   for l in langs)))
+
+
+SUMMARY_LEGEND = ("Per workload and operation: mpk's figure and the fastest other implementation's "
+                  "(geometric means over the cases where both ran; per case, the fastest of every other "
+                  "implementation, named by the one fastest in most cases); **ratio** = the other's time / "
+                  "mpk's time (above 1: mpk is faster); mpk fastest = the cases where mpk beats every "
+                  "other implementation. **C/C++** compares with the fastest other C or C++ "
+                  "implementation, by time and by instructions per unit (callgrind, on the quick data: "
+                  "figures that do not move with the machine's load).")
+
+
+def summary_table(rows):
+    """The summary as (header, [row cells]): shared by the Markdown and the HTML reports."""
+    head = ["workload", "operation", "cases", "mpk", "fastest other", "ratio", "mpk fastest",
+            "fastest other C/C++", "C/C++ ratio: time", "C/C++ ratio: instructions"]
+    body = []
+    for e in summary_rows(rows):
+        wid, _, unit = workload_info(e["workload"])
+        display = "MB/s" if e["unit"] == "byte" else unit
+        label = "%s %s" % (wid, e["workload"])
+        if not e["cases"]:
+            why = "mpk not measured" if not e["measured_mpk"] else "no other implementation"
+            body.append([label, e["operation"], "0", why, "", "", "", "", "", ""])
+            continue
+        per = ("" if display in ("ops", "MB/s") else " ns/%s" % e["unit"]) + (" ops/s" if display == "ops" else "") \
+            + (" MB/s" if display == "MB/s" else "")
+
+        def figure(v):
+            return fmt(1e9 / v if display == "ops" else 1e3 / v if display == "MB/s" else v, display) + per
+        winner, wins = most(e["winners"])
+        cpp, cpp_wins = most(e["cpp_winners"])
+        body.append([label, e["operation"], str(e["cases"]), figure(geomean(e["mpk"])),
+                     "%s %s" % (winner, figure(geomean(e["other"]))) if wins == e["cases"] else
+                     "%s %s (%s in %d of %d)" % (winner, figure(geomean(e["other"])), winner, wins, e["cases"]),
+                     fmt_ratio(e["ratio"]), "%d of %d" % (e["mpk_fastest"], e["cases"]),
+                     cpp or "—", fmt_ratio(e.get("cpp_ratio")), fmt_ratio(e.get("cpp_ir_ratio"))])
+    return head, body
+
+
+def language_table(rows):
+    per = fastest_per_language(rows)
+    by_w = {}
+    for r in rows:
+        if r["workload"] not in NOT_SUMMARIZED:
+            by_w.setdefault(r["workload"], [])
+    ws = workload_names(by_w)
+    head = ["language"] + [workload_info(w)[0] for w in ws]
+    body = []
+    for lang in sorted(per, key=lambda l: LANG_ORDER.index(l) if l in LANG_ORDER else 99):
+        line = [lang]
+        for w in ws:
+            x = per[lang].get(w)
+            line.append("" if x is None else x[0] if x[1] == x[2] else "%s (%d of %d)" % x)
+        body.append(line)
+    return head, body
+
+
+def summary_md(rows):
+    out = "## Summary\n\n" + SUMMARY_LEGEND + "\n\n"
+    head, body = summary_table(rows)
+    out += "| " + " | ".join(head) + " |\n|:--|:--|" + "--:|" * (len(head) - 2) + "\n"
+    for line in body:
+        out += "| " + " | ".join(md_escape(x) for x in line) + " |\n"
+    head, body = language_table(rows)
+    out += ("\nThe fastest implementation of each language, per workload (fastest of its language in "
+            "that many of the workload\'s cases):\n\n")
+    out += "| " + " | ".join(head) + " |\n|:--|" + ":--|" * (len(head) - 1) + "\n"
+    for line in body:
+        out += "| " + " | ".join(md_escape(x) for x in line) + " |\n"
+    out += "\n" + verification_sentence(rows) + " " + noise_sentence(rows) + "\n\n"
+    return out
+
+
+def ratio_bars(rows):
+    """{workload: [(implementation, language, geometric mean of its time / mpk's time over
+    the cases both ran, cases)]}, fastest first: the summary chart."""
+    mpk = {(r["workload"], r["case"], r["unit"]): ns(r) for r in rows
+           if r["implementation"] == "mpk" and ns(r) is not None and r["workload"] not in NOT_SUMMARIZED}
+    acc = {}
+    for r in rows:
+        m = mpk.get((r["workload"], r["case"], r["unit"]))
+        if m is None or r["implementation"] == "mpk" or ns(r) is None:
+            continue
+        acc.setdefault(r["workload"], {}).setdefault((r["implementation"], r["language"]), []).append(ns(r) / m)
+    out = {}
+    for w, per in acc.items():
+        out[w] = sorted(((i, l, geomean(v), len(v)) for (i, l), v in per.items()), key=lambda x: x[2])
+    return out
+
+
+LANG_COLOURS = {"C++": "#1f77b4", "C": "#17becf", "Python": "#2ca02c", "JavaScript": "#d4a000",
+                "Lua": "#9467bd", "Ruby": "#d62728", "C#": "#8c564b"}
+
+
+def summary_chart_svg(rows):
+    """Bars of every implementation's time relative to mpk's, one panel per workload."""
+    bars = ratio_bars(rows)
+    if not bars:
+        return ""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a tenth of the size
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "<p>(chart not drawn: python3-matplotlib is not installed)</p>"
+    ws = [w for w in workload_names(bars)]
+    heights = [0.6 + 0.24 * (len(bars[w]) + 1) for w in ws]
+    fig, axes = plt.subplots(len(ws), 1, figsize=(9, sum(heights)), squeeze=False,
+                             gridspec_kw={"height_ratios": heights})
+    for ax, w in zip(axes[:, 0], ws):
+        items = [("mpk", "C++", 1.0, 0)] + bars[w]
+        ys = range(len(items))
+        ax.barh(list(ys), [x[2] for x in items], color=[LANG_COLOURS.get(x[1], "#777") for x in items], height=0.7)
+        ax.set_yticks(list(ys))
+        ax.set_yticklabels(["%s (%s)" % (x[0], x[1]) for x in items], fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xscale("log")
+        ax.axvline(1.0, color="#333", linewidth=0.8)
+        for y, x in zip(ys, items):
+            ax.text(x[2], y, " %.2f×" % x[2], va="center", fontsize=6.5)
+        wid, title, _ = workload_info(w)
+        ax.set_title("%s %s — %s" % (wid, w, title), fontsize=9, loc="left")
+        ax.grid(True, axis="x", alpha=0.3)
+        lo = min(x[2] for x in items)
+        hi = max(x[2] for x in items)
+        ax.set_xlim(min(lo, 1.0) / 1.5, max(hi, 1.0) * 3)
+    axes[-1, 0].set_xlabel("time relative to mpk (geometric mean over the cases both ran; above 1: slower "
+                           "than mpk; log scale)", fontsize=8)
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+SUMMARY_NUMERIC = {2, 3, 5, 6, 8, 9}  # columns of summary_table aligned right
+
+
+def summary_html(rows):
+    e = html.escape
+    out = "<h2 id=summary>Summary</h2>\n<p>%s</p>\n" % e(SUMMARY_LEGEND.replace("**", ""))
+    for head, body, caption in (summary_table(rows) + (None,),
+                                language_table(rows) + ("The fastest implementation of each language, per "
+                                                        "workload (fastest of its language in that many of "
+                                                        "the workload's cases)",)):
+        if caption:
+            out += "<p>%s:</p>" % e(caption)
+        out += "<div class=scroll><table><tr>" + "".join("<th>%s" % e(h) for h in head) + "</tr>\n"
+        for line in body:
+            out += "<tr>" + "".join("<td%s>%s" % (" class=n" if k in SUMMARY_NUMERIC and not caption else "", e(x))
+                                    for k, x in enumerate(line)) + "</tr>\n"
+        out += "</table></div>\n"
+    out += "<p>%s %s</p>\n" % (e(verification_sentence(rows)), e(noise_sentence(rows)))
+    chart = summary_chart_svg(rows)
+    if chart:
+        out += ("<p>Every implementation's time relative to mpk's, per workload (geometric mean over the "
+                "cases both ran; mpk = 1; shorter bars are faster):</p>\n<div class=chart>%s</div>\n" % chart)
+    return out
+
+
 def published():
     with open(os.path.join(HERE, "published.json")) as f:
         return json.load(f)
@@ -329,8 +685,8 @@ def published_md():
     out = "## Published figures of implementations that cannot run here\n\n"
     out += "**Not measured by this suite.** " + p["note"] + "\n\n"
     for s in p["sources"]:
-        out += "### %s\n\nSource: `%s` (%s). Hardware: %s. Unit: %s.\n\n" % (
-            s["title"], s["seed"], "copied from the report by hand", s["hardware"], s["unit"])
+        out += "### %s\n\nCopied from the report by hand. Hardware: %s. Unit: %s.\n\n" % (
+            s["title"], s["hardware"], s["unit"])
         out += "| workload | case | " + " | ".join(s["columns"]) + " |\n"
         out += "|:--|:--|" + "--:|" * len(s["columns"]) + "\n"
         for wl, case, vals in s["rows"]:
@@ -343,9 +699,11 @@ def published_md():
 
 CSS = """body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 7px}
-td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}td.best{font-weight:bold;background:#eef7ee}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}th{background:#f3f3f3}td.best{font-weight:bold;background:#eef7ee}
 td.bad{background:#fbe3e3}.note{background:#fff8e0;padding:.6em 1em;border-left:4px solid #e0b000}
-.pub{background:#f0f0f8;padding:.3em 1em;border-left:4px solid #88a}svg{max-width:100%;height:auto}"""
+.pub{background:#f0f0f8;padding:.3em 1em;border-left:4px solid #88a}svg{max-width:100%;height:auto}
+.scroll{overflow-x:auto;max-width:100%}td small.ir{display:block;color:#555;font-size:11px}
+td:first-child{white-space:nowrap}"""
 
 
 def chart_svg(rs, unit, title):
@@ -354,6 +712,7 @@ def chart_svg(rs, unit, title):
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a tenth of the size
         import matplotlib.pyplot as plt
     except ImportError:
         return "<p>(chart not drawn: python3-matplotlib is not installed)</p>"
@@ -361,7 +720,8 @@ def chart_svg(rs, unit, title):
     vals = [value_of(r, unit) for r in rs if value_of(r, unit)]
     if not vals:
         return ""
-    fig, ax = plt.subplots(figsize=(9, 0.9 + 0.32 * len(cases)))
+    # tall enough for the cases and for the legend (one line per implementation)
+    fig, ax = plt.subplots(figsize=(9, max(0.9 + 0.32 * len(cases), 0.6 + 0.17 * len(impls))))
     markers = "osD^v<>ph*X"
     for k, impl in enumerate(impls):
         xs, ys = [], []
@@ -401,6 +761,7 @@ def html_report(rows, machine):
                                          "cxx_compiler_version", "cxx_build_type")))
     if machine.get("note"):
         w("<p class=note><b>Note on this run:</b> %s</p>\n" % e(machine["note"]))
+    w(summary_html(rows))
     w("<h2>Implementations</h2><table><tr><th>implementation<th>language<th>version</tr>")
     for impl, lang, ver in versions(rows):
         w("<tr><td>%s<td>%s<td>%s</tr>" % (e(impl), e(lang), e(ver)))
@@ -411,7 +772,7 @@ def html_report(rows, machine):
     for name in workload_names(by_w):
         rs = by_w[name]
         wid, title, unit = workload_info(name)
-        w("<h2>%s %s — %s</h2>\n" % (wid, name, e(title)))
+        w("<h2 id=%s>%s %s — %s</h2>\n" % (e(name), wid, name, e(title)))
         groups = unit_groups(rs, unit)
         for u, display, g in groups:
             cases, impls, cells, fastest = table(g, display)
@@ -420,7 +781,7 @@ def html_report(rows, machine):
               "≠ different bytes, ✗ wrong values or error; hover for the details).</p>\n" % (
                   "Cells timed per %s: " % u if len(groups) > 1 else "", e(upper_first(label))))
             w(chart_svg(g, display, "%s %s — %s" % (wid, name, label)))
-            w("<table><tr><th>case" + "".join("<th>%s" % e(i) for i in impls) + "</tr>\n")
+            w("<div class=scroll><table><tr><th>case" + "".join("<th>%s" % e(i) for i in impls) + "</tr>\n")
             for c in cases:
                 w("<tr><td>%s" % e(c))
                 for i in impls:
@@ -430,11 +791,13 @@ def html_report(rows, machine):
                         continue
                     cls = "n best" if fastest.get(c) == i else ("n bad" if r["verdict"] in ("wrong_values", "error") else "n")
                     tip = "%s; spread %s%%; %s reps; %s" % (r["verdict"], r["spread_pct"], r["repetitions"], r["verification"])
-                    w("<td class='%s' title='%s'>%s%s <small>%s</small>" % (
+                    ir = instructions(r)
+                    w("<td class='%s' title='%s'>%s%s <small>%s</small>%s" % (
                         cls, e(tip, quote=True), e(fmt(value_of(r, display), display)),
-                        e(cell_marks(r).replace(" ≠", "").replace(" ✗", "")), e(VERDICT_MARK.get(r["verdict"], "?"))))
+                        e(cell_marks(r).replace(" ≠", "").replace(" ✗", "")), e(VERDICT_MARK.get(r["verdict"], "?")),
+                        "<small class=ir>%s instr.</small>" % e(fmt_count(ir)) if ir else ""))
                 w("</tr>\n")
-            w("</table>\n")
+            w("</table></div>\n")
         noisy = [r for r in rs if r["noisy"] == "yes"]
         if noisy:
             w("<p>Noisy cells (~, spread over 5%%): %d of %d.</p>\n" % (len(noisy), len(rs)))
@@ -445,7 +808,8 @@ def html_report(rows, machine):
     p = published()
     w("<h2>Published figures of implementations that cannot run here</h2><div class=pub><p><b>Not measured by this suite.</b> %s</p>" % e(p["note"]))
     for s in p["sources"]:
-        w("<h3>%s</h3><p>Source: <code>%s</code>. Hardware: %s. Unit: %s.</p>" % (e(s["title"]), e(s["seed"]), e(s["hardware"]), e(s["unit"])))
+        w("<h3>%s</h3><p>Copied from the report by hand. Hardware: %s. Unit: %s.</p>" % (
+            e(s["title"]), e(s["hardware"]), e(s["unit"])))
         w("<table><tr><th>workload<th>case" + "".join("<th>%s" % e(c) for c in s["columns"]) + "</tr>")
         for wl, case, vals in s["rows"]:
             w("<tr><td>%s<td>%s%s</tr>" % (e(wl), e(case), "".join("<td class=n>%s" % ("—" if v is None else "{:,}".format(v)) for v in vals)))

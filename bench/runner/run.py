@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The mpk benchmark suite runner: builds, runs every harness, writes the result folder.
 
-    run.py [--quick] [--only W,IMPL,...] [--out DIR] [--no-setup] [--no-build]
+    run.py [--quick | --full] [--only W,IMPL,...] [--out DIR] [--no-setup] [--no-build]
     run.py --compare DIR_A DIR_B [--out FILE]
 
 Runs with Debian's /usr/bin/python3 (python3-matplotlib draws the charts). scripts/bench is
@@ -32,9 +32,14 @@ from resultformat import read_rows, write_rows  # noqa: E402
 BUILD_DIR_DEFAULT = os.path.join(ROOT, "build", "bench")
 
 
-def harnesses(ref, quick):
-    """The harnesses: name, command line (without --out/--only/--list), environment."""
+def harnesses(ref, quick, short=False):
+    """The harnesses: name, command line (without --out/--only/--list), environment. `short`
+    (the default mode): MPK_BENCH_SHORT=1, shorter batches of the same data."""
     q = ["--quick"] if quick else []
+    if short:
+        os.environ["MPK_BENCH_SHORT"] = "1"
+    else:
+        os.environ.pop("MPK_BENCH_SHORT", None)
     lua_env = dict(os.environ, LUA_PATH="/usr/share/lua/5.3/?.lua;;")
     h = os.path.join(ROOT, "bench", "harness")
     return [
@@ -253,17 +258,20 @@ def cpp_rows(cpp_dir, machine):
 
 
 def refresh_cpp_rows(out_dir):
-    """Converts raw/cpp/ again into the workload CSVs (after a change of the conversion),
+    """Converts <raw>/cpp/ again into the workload CSVs (after a change of the conversion),
     keeping every other row as it is."""
-    cpp_dir = os.path.join(out_dir, "raw", "cpp")
-    if not os.path.isdir(cpp_dir):
-        return
     with open(os.path.join(out_dir, "machine.json")) as f:
         machine = json.load(f)
+    cpp_dir = os.path.join(machine.get("raw_dir") or os.path.join(out_dir, "raw"), "cpp")
+    if not os.path.isdir(cpp_dir):
+        return
     fresh = cpp_rows(cpp_dir, machine)
     for w in {r["workload"] for r in fresh}:
         path = os.path.join(out_dir, w + ".csv")
         old = read_rows(path) if os.path.exists(path) else []
+        counts = {(r["case"], r["implementation"]): r.get("instructions_per_unit", "") for r in old}
+        for r in fresh:
+            r["instructions_per_unit"] = counts.get((r["case"], r["implementation"]), "")
         write_rows(path, [r for r in fresh if r["workload"] == w] + [r for r in old if r["language"] not in ("C++", "C")])
 
 
@@ -282,6 +290,48 @@ def cpp_versions(impls):
             v[impl] = "%s %s (Debian %s)" % (impl.split("-parse")[0], out_of(["dpkg-query", "-W", "-f=${Version}", pkg])
                                              or "?", pkg)
     return v
+
+
+# --- instruction counts (callgrind) ---------------------------------------------------------
+
+def instruction_counts(exe, only, work_dir, progress=None):
+    """Instructions per unit of every C++ cell: mpk_bench --instructions --quick under
+    callgrind (reduced data; one pass per cell, counted from its start to its end: see
+    time_passes in bench/support/suite.hpp). Returns ({cell id: instructions per unit}, exit
+    status); ({}, None) when valgrind is not installed."""
+    if not shutil.which("valgrind"):
+        return {}, None
+    shutil.rmtree(work_dir, ignore_errors=True)
+    os.makedirs(work_dir)
+    args = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--dump-line=no",
+            "--callgrind-out-file=" + os.path.join(work_dir, "callgrind.out"),
+            exe, "--instructions", "--quick", "--out", os.path.join(work_dir, "tables")]
+    flt = cpp_filter(only)
+    if flt:
+        args.append("--benchmark_filter=" + flt)
+    with open(os.path.join(work_dir, "mpk_bench.log"), "w") as logf:
+        code = subprocess.run(args, stdout=logf, stderr=subprocess.STDOUT).returncode
+    return parse_callgrind_dumps(work_dir), code
+
+
+def parse_callgrind_dumps(work_dir):
+    """{cell id: instructions per unit} from callgrind's dumps named "<benchmark> units=N"
+    (CALLGRIND_DUMP_STATS_AT in time_passes): the dump's total Ir / N."""
+    counts = {}
+    for name in sorted(os.listdir(work_dir)):
+        if not name.startswith("callgrind.out"):
+            continue
+        desc, total = None, None
+        with open(os.path.join(work_dir, name), errors="replace") as f:
+            for line in f:
+                if line.startswith("desc: Trigger: Client Request: "):
+                    desc = line[len("desc: Trigger: Client Request: "):].strip()
+                elif line.startswith("totals:") or (total is None and line.startswith("summary:")):
+                    total = int(line.split()[1])
+        m = re.match(r"^(\S+) units=(\d+)$", desc or "")
+        if m and total is not None and int(m.group(2)) > 0:
+            counts[cpp_cell_id(m.group(1))] = total / int(m.group(2))
+    return counts
 
 
 # --- the run ---------------------------------------------------------------------------------
@@ -399,17 +449,21 @@ def main_run(a):
             slug, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H%MZ"),
             "-quick" if a.quick else ""))
     os.makedirs(out_dir, exist_ok=True)
-    raw = os.path.join(out_dir, "raw")
+    # The harnesses' own CSVs and logs, the reference encodings and the C++ tables: outside
+    # the result folder (a result folder is what a repository may carry).
+    raw = os.path.abspath(a.raw_dir) if a.raw_dir else os.path.join(ROOT, "build", "bench-raw",
+                                                                       os.path.basename(out_dir))
     ref = os.path.join(raw, "ref")
     bytes_dir = os.path.join(raw, "bytes")
     for d in (ref, bytes_dir):
         shutil.rmtree(d, ignore_errors=True)
+    shutil.rmtree(os.path.join(raw, "cpp"), ignore_errors=True)
     os.makedirs(raw, exist_ok=True)
-    log("results in " + out_dir)
+    log("results in %s (logs in %s)" % (out_dir, raw))
     run([gen, "--out", ref] + (["--quick"] if a.quick else []))
 
     # Plan: every cell of every harness, for the progress bar.
-    hs = harnesses(ref, a.quick)
+    hs = harnesses(ref, a.quick, short=not a.quick and not a.full)
     plan = {}
     for name, cmd, env in hs:
         lst = subprocess.run(cmd + ["--list"] + (["--only", ",".join(only)] if only else []),
@@ -424,15 +478,15 @@ def main_run(a):
     progress = Progress(total)  # started once the plan is known: listing is not a cell
     status = {}
 
-    # C++: mpk_bench writes its tables into raw/cpp/.
+    # C++: mpk_bench writes its tables into <raw>/cpp/.
     cpp_dir = os.path.join(raw, "cpp")
     if cpp_cells:
-        args = [exe, "--out", cpp_dir] + (["--quick"] if a.quick else [])
+        args = [exe, "--out", cpp_dir] + (["--quick"] if a.quick else ["--full"] if a.full else [])
         flt = cpp_filter(only)
         if flt:
             args.append("--benchmark_filter=" + flt)
-        # mpk_bench prints one line per repetition, in random order across cells (its
-        # default interleaving): each line is a fraction of a cell.
+        # mpk_bench prints one line per repetition, the repetitions of a case's
+        # implementations interleaved: each line is a fraction of a cell.
         reps = 1 if a.quick else 5
         lines = 0
         with open(os.path.join(raw, "cpp.log"), "w") as logf:
@@ -445,6 +499,20 @@ def main_run(a):
                     progress.step("C++ " + m.group(1), 1.0 / reps)
             status["C++ (mpk_bench)"] = p.wait()
         progress.done = float(len(cpp_cells))  # filtered or failed benchmarks: keep the count right
+    counts = {}
+    # Instruction counts: in the default and full modes, or asked for (--instructions); a quick
+    # run stays a quick smoke test (callgrind needs ~1 min even for one workload's cells).
+    if cpp_cells and (a.instructions or not a.quick) and not a.no_instructions:
+        log("C++: instructions per unit (callgrind, --quick data): %d cells" % len(cpp_cells))
+        t0 = time.monotonic()
+        counts, code = instruction_counts(exe, only, os.path.join(raw, "callgrind"))
+        if code is None:
+            machine["instructions"] = "not counted: valgrind is not installed"
+        else:
+            status["C++ instructions (callgrind)"] = code
+            machine["instructions"] = ("callgrind (valgrind), mpk_bench --instructions --quick: one pass per "
+                                       "cell on the quick data; %d cells in %.0f s" % (len(counts),
+                                                                                     time.monotonic() - t0))
 
     for name, cmd, env in hs:
         if not plan[name]:
@@ -463,6 +531,9 @@ def main_run(a):
     # Merge into one CSV per workload, in the shared format.
     machine["cpp_versions"] = cpp_versions({r["implementation"] for r in cpp_rows(cpp_dir, machine)})
     rows = cpp_rows(cpp_dir, machine)
+    for r in rows:
+        c = counts.get("%s/%s/%s" % (r["workload"], r["case"], r["implementation"]))
+        r["instructions_per_unit"] = "%.1f" % c if c is not None else ""
     for name, _, _ in hs:
         path = os.path.join(raw, name + ".csv")
         if os.path.exists(path):
@@ -479,7 +550,8 @@ def main_run(a):
     for w, rs in by_workload.items():
         write_rows(os.path.join(out_dir, w + ".csv"), rs)
     machine["harness_exit_status"] = status
-    machine["mode"] = "quick" if a.quick else "full"
+    machine["mode"] = "quick" if a.quick else "full" if a.full else "default"
+    machine["raw_dir"] = raw
     machine["only"] = only
     if a.note:
         machine["note"] = a.note
@@ -495,7 +567,7 @@ def main_run(a):
                 shutil.rmtree(os.path.join(ref, entry))
 
     plan["C++ (mpk_bench)"] = [cpp_cell_id(c) for c in cpp_cells]
-    problems = check_run(rows, plan, status)
+    problems = check_run(rows, plan, status, raw)
     log("report: %s" % os.path.join(out_dir, "report.md"))
     for p in problems:
         sys.stderr.write("FAILED " + p + "\n")
@@ -521,7 +593,7 @@ def apply_known_defects(rows):
             r["verification"] = "known defect of %s %s: %s" % (d["implementation"], d["version"], d["reason"])
 
 
-def check_run(rows, plan, status):
+def check_run(rows, plan, status, raw="raw"):
     """Why the run failed, if it did: a harness that crashed or left cells out, a wrong value
     or an error that no known defect explains."""
     problems = []
@@ -535,11 +607,11 @@ def check_run(rows, plan, status):
         else:
             missing = [c for c in cells if c not in got]
         if missing:
-            problems.append("harness %s produced no result for %d planned cells (first: %s; its log: raw/%s.log)"
-                            % (name, len(missing), missing[0], "cpp" if name.startswith("C++") else name))
+            problems.append("harness %s produced no result for %d planned cells (first: %s; its log: %s/%s.log)"
+                            % (name, len(missing), missing[0], raw, "cpp" if name.startswith("C++") else name))
     for name, code in status.items():
         if code not in (0, 1) or ((name.startswith("C++") or name.startswith("matrix")) and code != 0):
-            problems.append("harness %s exited with %s (its log: raw/%s.log)" % (name, code, name))
+            problems.append("harness %s exited with %s (its log: %s/%s.log)" % (name, code, raw, name))
     for r in rows:
         if r["verdict"] == "error" or (r["verdict"] == "wrong_values" and not r["verification"].startswith("known defect")):
             problems.append("%s/%s/%s: %s: %s" % (r["workload"], r["case"], r["implementation"], r["verdict"],
@@ -550,6 +622,14 @@ def check_run(rows, plan, status):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small sizes, short timings: a smoke test")
+    ap.add_argument("--full", action="store_true",
+                    help="the reference mode: longer repetitions (C++ 0.5 s, harnesses 0.25 s batches)")
+    ap.add_argument("--no-instructions", action="store_true",
+                    help="do not count the C/C++ cells' instructions with callgrind")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count the C/C++ cells' instructions with callgrind in a --quick run too")
+    ap.add_argument("--raw-dir", help="where the logs, reference encodings and harness CSVs go "
+                                      "(default build/bench-raw/<result folder name>/)")
     ap.add_argument("--only", help="comma-separated words; a cell runs when its workload/case/implementation contains one")
     ap.add_argument("--out", help="result folder (default results/<host>-<date>/); with --compare, the output file")
     ap.add_argument("--compare", nargs=2, metavar=("DIR_A", "DIR_B"), help="compare two result folders")

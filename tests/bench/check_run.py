@@ -135,7 +135,9 @@ def main(d):
         lang_rows = [r for r in rows if r["language"] == lang]
         check(any(r["verdict"] == "same_bytes" for r in lang_rows), "%s: no cell with the same bytes as mpk" % lang)
         check(any(r["verdict"] == "same_values" for r in lang_rows), "%s: no cell decoding mpk's bytes" % lang)
-    check(os.path.exists(os.path.join(d, "raw", "ref", "digests.csv")), "no reference digests")
+    raw = m.get("raw_dir") or os.path.join(d, "raw")
+    check(os.path.exists(os.path.join(raw, "ref", "digests.csv")), "no reference digests")
+    check(not os.path.exists(os.path.join(d, "raw")), "raw logs inside the result folder")
 
     # report.md: a table per workload whose rows have as many cells as the header
     with open(os.path.join(d, "report.md")) as f:

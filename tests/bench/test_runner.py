@@ -1,9 +1,11 @@
 """Unit tests of the benchmark runner's logic: the wording of byte differences, the shared
-format, the report's tables and the comparison of two result folders. Run by
-tests/bench/run_quick (python3 -m unittest)."""
+format, the report's summary and tables, the instruction counts, the order mpk_bench runs its
+repetitions in, and the comparison of two result folders. Run by tests/bench/run_quick
+(python3 -m unittest)."""
 import json
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -204,6 +206,123 @@ class ReportColumnsTest(unittest.TestCase):
         self.assertTrue(any(l.startswith("| write_bin_1m |") and l.endswith(" = |") for l in md.splitlines()))
         html = open(os.path.join(d, "report.html")).read()
         self.assertEqual(html.count("<svg"), 2)
+
+
+def summary_line(md, workload, operation):
+    """The cells of the summary's row of `workload` and `operation`."""
+    for line in md.split("## Summary", 1)[1].splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) > 2 and cells[0].endswith(workload) and cells[1] == operation:
+            return cells
+    raise AssertionError("no summary row for %s %s" % (workload, operation))
+
+
+class SummaryTest(unittest.TestCase):
+    ROWS = [  # W3 encode: mpk 10 ns; msgpack-c 20 ns (C), msgpackr 15 ns; decode: msgpackr faster
+        dict(case="write", implementation="mpk", language="C++", ns_per_unit="10", instructions_per_unit="100"),
+        dict(case="write", implementation="msgpack-c", language="C", ns_per_unit="20", instructions_per_unit="300"),
+        dict(case="write", implementation="msgpackr", language="JavaScript", ns_per_unit="15", noisy="yes",
+             spread_pct="12"),
+        dict(case="read_typed", implementation="mpk", language="C++", ns_per_unit="40"),
+        dict(case="read_typed", implementation="msgpackr", language="JavaScript", ns_per_unit="20",
+             verdict="same_values"),
+        dict(case="read_typed", implementation="msgpack-lite", language="JavaScript", ns_per_unit="80",
+             verdict="different_bytes", verification="different bytes: x"),
+    ]
+
+    def report_of(self, rows):
+        d = tempfile.mkdtemp()
+        write_rows(os.path.join(d, "flat_maps.csv"),
+                   [row(workload="flat_maps", unit="map", **r) for r in rows])
+        with open(os.path.join(d, "machine.json"), "w") as f:
+            json.dump({"mode": "default"}, f)
+        report.write_reports(d)
+        return open(os.path.join(d, "report.md")).read(), open(os.path.join(d, "report.html")).read()
+
+    def test_summary_opens_the_report(self):
+        md, html = self.report_of(self.ROWS)
+        self.assertLess(md.index("## Summary"), md.index("## Implementations"))
+        self.assertLess(html.index("<h2 id=summary>"), html.index("<h2>Implementations"))
+        enc = summary_line(md, "flat_maps", "encode")
+        # mpk 10 ns; the fastest other is msgpackr (15 ns): 1.5x; the fastest C/C++ msgpack-c: 2x
+        self.assertEqual(enc[2:8], ["1", "10.0 ns/map", "msgpackr 15.0 ns/map", "1.50×", "1 of 1", "msgpack-c"])
+        self.assertEqual(enc[8:10], ["2.00×", "3.00×"])  # by time, by instructions (300 / 100)
+        dec = summary_line(md, "flat_maps", "decode")
+        self.assertEqual(dec[3:7], ["40.0 ns/map", "msgpackr 20.0 ns/map", "0.50×", "0 of 1"])
+        self.assertEqual(dec[7:10], ["—", "—", "—"])  # no other C/C++ implementation decodes
+
+    def test_fastest_per_language_verification_and_noise(self):
+        md, html = self.report_of(self.ROWS)
+        langs = {l.split("|")[1].strip(): l for l in md.splitlines() if l.startswith("| JavaScript") or
+                 l.startswith("| C++")}
+        self.assertIn("msgpackr", langs["JavaScript"])
+        self.assertIn("| mpk |", langs["C++"])
+        self.assertIn("6 cells verified before timing: 4 same bytes as mpk, 1 different bytes", md)
+        self.assertIn("1 of 6 timed cells are noisy", md)
+        self.assertIn("JavaScript 1 of 3", md)
+        self.assertIn("class=chart", html)  # the bars of the ratio to mpk
+        self.assertIn("overflow-x:auto", html)  # wide tables scroll inside their box
+
+    def test_ratio_bars(self):
+        bars = report.ratio_bars([row(workload="flat_maps", **r) for r in self.ROWS])
+        got = {i: round(x, 3) for i, _, x, _ in bars["flat_maps"]}
+        # msgpackr: geometric mean of 15/10 and 20/40
+        self.assertEqual(got, {"msgpackr": round((1.5 * 0.5) ** 0.5, 3), "msgpack-c": 2.0, "msgpack-lite": 2.0})
+
+    def test_operations_from_case_names(self):
+        self.assertEqual(report.operation("strings_binary", "ascii_8_read_view"), "decode")
+        self.assertEqual(report.operation("small_fields", "buffer_exact"), "encode")
+        self.assertEqual(report.operation("deep_nesting", "examine_unchecked_8"), "examine unchecked")
+        self.assertEqual(report.operation("typed_objects", "skip_beer_map"), "skip")
+        self.assertEqual(report.operation("lua_bench", "iary10"), "pack + unpack")
+
+
+class InstructionsTest(unittest.TestCase):
+    def test_counts_beside_the_times(self):
+        md, html = SummaryTest().report_of(SummaryTest.ROWS)
+        table = md.split("Instructions per map", 1)[1].split("\n\n", 2)[1]
+        line = [l for l in table.splitlines() if l.startswith("| write |")][0]
+        self.assertEqual([c.strip() for c in line.strip("|").split("|")], ["write", "**100.0**", "300.0"])
+        self.assertIn("<small class=ir>100.0 instr.</small>", html)
+
+    def test_callgrind_dumps(self):
+        d = tempfile.mkdtemp()
+        for k, (name, total) in enumerate([("w1/read_typed/mpk units=200000", 3000000),
+                                           ("w3/write/msgpack-c units=2000", 500000)]):
+            with open(os.path.join(d, "callgrind.out.%d" % (k + 1)), "w") as f:
+                f.write("version: 1\ncreator: callgrind\ndesc: Trigger: Client Request: %s\n"
+                        "events: Ir\nfn=x\n0 5\ntotals: %d\n" % (name, total))
+        with open(os.path.join(d, "callgrind.out"), "w") as f:  # the final dump: no client request
+            f.write("desc: Trigger: Program termination\nevents: Ir\ntotals: 99\n")
+        self.assertEqual(run.parse_callgrind_dumps(d), {"small_fields/read_typed/mpk": 15.0,
+                                                         "flat_maps/write/msgpack-c": 250.0})
+
+    def test_harness_files_without_the_column_are_read(self):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "h.csv")
+        with open(path, "w") as f:
+            f.write(",".join(FIELDS[:15]) + "\n" + ",".join(row()[k] for k in FIELDS[:15]) + "\n")
+        self.assertEqual(read_rows(path)[0]["instructions_per_unit"], "")
+
+
+class InterleavingTest(unittest.TestCase):
+    """mpk_bench runs repetition k of every implementation of a case before repetition k + 1
+    of any, the first implementation rotating (its --benchmark_list_tests order is its run order)."""
+
+    def test_repetitions_of_a_case_alternate(self):
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        exe = os.environ.get("MPK_BENCH_EXE", os.path.join(root, "build", "bench", "bench", "mpk_bench"))
+        out = subprocess.run([exe, "--quick", "--benchmark_list_tests=true", "--benchmark_repetitions=3",
+                              "--benchmark_filter=^w3/write/"], capture_output=True, text=True, check=True).stdout
+        names = [l for l in out.splitlines() if l.startswith("w3/")]
+        impls = [n.split("/")[2] for n in names]
+        k = len(set(impls))
+        self.assertGreaterEqual(k, 2)
+        self.assertEqual(len(impls), 3 * k)
+        for r in range(3):  # each round has every implementation once, starting one further
+            rnd = impls[r * k:(r + 1) * k]
+            self.assertEqual(sorted(rnd), sorted(set(impls)))
+            self.assertEqual(rnd, impls[:k][r:] + impls[:k][:r])
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 //   node harness.js --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR]
 //   node harness.js --ref DIR --check-generators
 //
-// Generates every workload it can express exactly as ../shared/BENCHMARKS.md defines it,
+// Generates every workload it can express exactly as docs/workloads.md defines it,
 // verifies each implementation against mpk's reference encodings (written by mpk_gen) before
 // timing it, then times it. Protocol and result format: docs/benchmark-suite.md.
 'use strict';
@@ -24,7 +24,7 @@ const { BufferList } = createRequire(require.resolve('msgpack5'))('bl');
 const LANGUAGE = 'JavaScript';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-// --- data, exactly as BENCHMARKS.md defines it ----------------------------------------------
+// --- data, exactly as docs/workloads.md defines it ----------------------------------------------
 
 function smallFields(values) {
   const out = [];
@@ -558,8 +558,12 @@ let sink = 0;
 const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 // `verified`: seconds the verification took; it ran the operation (or its equivalent) once,
 // so when it lasted LONG_OP or more, it was the warm-up.
+// MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches and warm-up, as many
+// repetitions.
+const SHORT = process.env.MPK_BENCH_SHORT === '1';
 function measure(op, units, quick, verified = 0) {
-  const [warm, target, reps] = quick ? [0.01, 0.02, 3] : [0.1, 0.25, 5];
+  const [warm, target, reps] = quick ? [0.01, 0.02, 3] : SHORT ? [0.04, 0.08, 5] : [0.1, 0.25, 5];
+  const warmCap = SHORT ? 0.3 : 1; // seconds: the warm-up ends after 3 calls or this
   if (verified >= LONG_OP && !quick) return timeReps(op, units, 1, 3);
   const t0 = process.hrtime.bigint();
   let calls = 0;
@@ -569,7 +573,7 @@ function measure(op, units, quick, verified = 0) {
     sink += r === undefined ? 0 : 1;
     calls++;
     elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
-    if (elapsed >= warm && (calls >= 3 || elapsed >= 1)) break;
+    if (elapsed >= warm && (calls >= 3 || elapsed >= warmCap)) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
   return timeReps(op, units, batch, elapsed / calls >= LONG_OP ? 3 : reps); // see LONG_OP

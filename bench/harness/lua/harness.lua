@@ -23,7 +23,7 @@ local IMPL = IS_JIT and 'lua-MessagePack-luajit' or 'lua-MessagePack-lua5.4'
 local idiv = IS_JIT and function(a, b) return math.floor(a / b) end or load('local a, b = ... return a // b')
 local math_type = math.type or function(n) return n == math.floor(n) and 'integer' or 'float' end
 
--- --- data, exactly as BENCHMARKS.md defines it --------------------------------------------
+-- --- data, exactly as docs/workloads.md defines it --------------------------------------------
 
 local function small_fields(values)
   local out, n = {}, 0
@@ -345,6 +345,8 @@ end
 
 local function measure(op, units, quick)
   local warm, target, reps = 0.1, 0.25, 5
+  -- MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
+  if os.getenv('MPK_BENCH_SHORT') == '1' then warm, target = 0.04, 0.08 end
   if quick then warm, target, reps = 0.01, 0.02, 3 end
   local t0, calls, elapsed = os.clock(), 0, 0
   repeat

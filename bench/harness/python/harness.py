@@ -4,7 +4,7 @@
     harness.py --ref DIR --out FILE [--quick] [--only SUBSTR[,SUBSTR...]] [--list]
     harness.py --ref DIR --check-generators
 
-Generates every workload it can express exactly as ../shared/BENCHMARKS.md defines it,
+Generates every workload it can express exactly as docs/workloads.md defines it,
 verifies each implementation against mpk's reference encodings in DIR (written by mpk_gen)
 before timing it, then times it. Protocol and result format: docs/benchmark-suite.md.
 Run with Debian's /usr/bin/python3 (python3-msgpack is installed there).
@@ -24,7 +24,7 @@ LANGUAGE = "Python"
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
-# --- data, exactly as BENCHMARKS.md defines it ------------------------------------------------
+# --- data, exactly as docs/workloads.md defines it ------------------------------------------------
 
 def small_fields(values):
     out = []
@@ -474,8 +474,12 @@ def cells(ref_dir, quick):
 LONG_OP = 2.0  # seconds
 
 
+# MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
+SHORT = os.environ.get("MPK_BENCH_SHORT") == "1"
+
+
 def measure(op, units, quick):
-    warm, target, reps = (0.01, 0.02, 3) if quick else (0.1, 0.25, 5)
+    warm, target, reps = (0.01, 0.02, 3) if quick else (0.04, 0.08, 5) if SHORT else (0.1, 0.25, 5)
     t0 = time.perf_counter()
     calls = 0
     while True:

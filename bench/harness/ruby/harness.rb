@@ -6,7 +6,7 @@
 #   ruby harness.rb --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR]
 #   ruby harness.rb --ref DIR --check-generators [--quick]
 #
-# Generates every workload it can express exactly as ../shared/BENCHMARKS.md defines it,
+# Generates every workload it can express exactly as docs/workloads.md defines it,
 # verifies each implementation against mpk's reference encodings (written by mpk_gen) before
 # timing it, then times it. Objects allocated per operation come from
 # GC.stat(:total_allocated_objects). Protocol and result format: docs/benchmark-suite.md.
@@ -18,7 +18,7 @@ require 'stringio'
 LANGUAGE = 'Ruby'
 ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
-# --- data, exactly as BENCHMARKS.md defines it ----------------------------------------------
+# --- data, exactly as docs/workloads.md defines it ----------------------------------------------
 
 def small_fields(values)
   out = []
@@ -403,7 +403,11 @@ end
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
 def measure(op, units, quick)
-  warm, target, reps = quick ? [0.01, 0.02, 3] : [0.1, 0.25, 5]
+  # MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
+  warm, target, reps = if quick then [0.01, 0.02, 3]
+                       elsif ENV['MPK_BENCH_SHORT'] == '1' then [0.04, 0.08, 5]
+                       else [0.1, 0.25, 5]
+                       end
   t0 = now
   calls = 0
   loop do
