@@ -106,7 +106,14 @@ std::string running_cell;
 #if MPK_BENCH_CALLGRIND
 void start_counting() noexcept {
   if (RUNNING_ON_VALGRIND == 0) return;
-  CALLGRIND_START_INSTRUMENTATION;
+  // Instrumentation starts with the first timed loop and stays on: the verification before
+  // it runs uninstrumented (fast), and turning it off and on again for every cell would
+  // retranslate the code each time (seconds per cell).
+  static bool instrumenting = false;
+  if (!instrumenting) {
+    CALLGRIND_START_INSTRUMENTATION;
+    instrumenting = true;
+  }
   CALLGRIND_ZERO_STATS;
 }
 
@@ -116,7 +123,6 @@ void stop_counting(const benchmark::State& state, std::size_t units) {
                            std::to_string(static_cast<unsigned long long>(state.iterations()) *
                                           static_cast<unsigned long long>(units));
   CALLGRIND_DUMP_STATS_AT(name.c_str());
-  CALLGRIND_STOP_INSTRUMENTATION;
 }
 #else
 void start_counting() noexcept {}

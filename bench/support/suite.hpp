@@ -130,12 +130,12 @@ class suite {
 namespace detail {
 /// The name of the cell running ("w1/read_typed/mpk"), set by suite::register_benchmarks.
 extern std::string running_cell;
-/// Under callgrind (mpk_bench --instructions): instrumentation on and the counters zeroed,
-/// so that only the timed loop is counted (not the data set-up, the verification or the
-/// warm-up pass). Nothing otherwise.
+/// Under callgrind (mpk_bench --instructions): instrumentation on (from the first cell on)
+/// and the counters zeroed, so that only the timed loop is counted (not the data set-up, the
+/// verification or the warm-up pass). Nothing otherwise.
 void start_counting() noexcept;
 /// Under callgrind: a dump named "<benchmark> units=<units x iterations>" (the runner reads
-/// the instructions per unit from it), then instrumentation off. Nothing otherwise.
+/// the instructions per unit from it). Nothing otherwise.
 void stop_counting(const benchmark::State& state, std::size_t units);
 }  // namespace detail
 
