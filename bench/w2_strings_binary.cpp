@@ -281,7 +281,10 @@ std::string size_text(std::size_t n) {
 
 bool register_strings_binary(suite& s, const run_config& cfg) {
   namespace sb = strings_binary;
-  const std::size_t total = cfg.quick ? sb::quick_total : sb::full_total;
+  // Instruction counts (callgrind, ~50x slower): a quarter of the quick payload.
+  const std::size_t total = cfg.instructions ? sb::quick_total / 4
+                            : cfg.quick      ? sb::quick_total
+                                             : sb::full_total;
   const bool say = !cfg.list_only;
   std::vector<std::shared_ptr<w2_case>> cases;
   auto add_data = [&](std::string id, std::string title, kind k, std::string payload,

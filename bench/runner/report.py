@@ -612,13 +612,9 @@ def summary_chart_svg(rows):
     bars = ratio_bars(rows)
     if not bars:
         return ""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a tenth of the size
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "<p>(chart not drawn: python3-matplotlib is not installed)</p>"
+    plt = pyplot()
+    if plt is None:
+        return NO_CHART
     ws = [w for w in workload_names(bars)]
     heights = [0.6 + 0.24 * (len(bars[w]) + 1) for w in ws]
     fig, axes = plt.subplots(len(ws), 1, figsize=(9, sum(heights)), squeeze=False,
@@ -642,12 +638,7 @@ def summary_chart_svg(rows):
         ax.set_xlim(min(lo, 1.0) / 1.5, max(hi, 1.0) * 3)
     axes[-1, 0].set_xlabel("time relative to mpk (geometric mean over the cases both ran; above 1: slower "
                            "than mpk; log scale)", fontsize=8)
-    fig.tight_layout()
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg")
-    plt.close(fig)
-    svg = buf.getvalue()
-    return svg[svg.index("<svg"):]
+    return svg_of(fig, plt)
 
 
 SUMMARY_NUMERIC = {2, 3, 5, 6, 8, 9}  # columns of summary_table aligned right
@@ -706,16 +697,38 @@ td.bad{background:#fbe3e3}.note{background:#fff8e0;padding:.6em 1em;border-left:
 td:first-child{white-space:nowrap}"""
 
 
-def chart_svg(rs, unit, title):
-    """One chart per workload: a dot per cell, cases down, value across; log scale when the
-    values span more than 30x (always the case with sizes that vary)."""
+NO_CHART = "<p>(chart not drawn: python3-matplotlib is not installed)</p>"
+
+
+def pyplot():
+    """matplotlib's pyplot drawing SVG, or None when python3-matplotlib is not installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a tenth of the size
+        matplotlib.rcParams["svg.hashsalt"] = "mpk"  # the same ids each time: stable diffs
         import matplotlib.pyplot as plt
     except ImportError:
-        return "<p>(chart not drawn: python3-matplotlib is not installed)</p>"
+        return None
+    return plt
+
+
+def svg_of(fig, plt):
+    """The figure as an inline <svg> element."""
+    fig.tight_layout()
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None})  # no date: the same file each time
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.index("<svg"):]
+
+
+def chart_svg(rs, unit, title):
+    """One chart per workload: a dot per cell, cases down, value across; log scale when the
+    values span more than 30x (always the case with sizes that vary)."""
+    plt = pyplot()
+    if plt is None:
+        return NO_CHART
     cases, impls, cells, _ = table(rs, unit)
     vals = [value_of(r, unit) for r in rs if value_of(r, unit)]
     if not vals:
@@ -740,12 +753,7 @@ def chart_svg(rs, unit, title):
     ax.set_title(title, fontsize=10)
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg")
-    plt.close(fig)
-    svg = buf.getvalue()
-    return svg[svg.index("<svg"):]
+    return svg_of(fig, plt)
 
 
 def html_report(rows, machine):

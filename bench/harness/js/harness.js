@@ -563,8 +563,10 @@ const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 const SHORT = process.env.MPK_BENCH_SHORT === '1';
 function measure(op, units, quick, verified = 0) {
   const [warm, target, reps] = quick ? [0.01, 0.02, 3] : SHORT ? [0.04, 0.08, 5] : [0.1, 0.25, 5];
-  const warmCap = SHORT ? 0.3 : 1; // seconds: the warm-up ends after 3 calls or this
-  if (verified >= LONG_OP && !quick) return timeReps(op, units, 1, 3);
+  const warmCap = SHORT ? 0.2 : 1; // seconds: the warm-up ends after 3 calls or this
+  // In the default mode an operation of 0.5 s or more counts as long (a 20-minute run).
+  const longOp = SHORT ? 0.5 : LONG_OP;
+  if (verified >= longOp && !quick) return timeReps(op, units, 1, 3);
   const t0 = process.hrtime.bigint();
   let calls = 0;
   let elapsed;
@@ -576,7 +578,7 @@ function measure(op, units, quick, verified = 0) {
     if (elapsed >= warm && (calls >= 3 || elapsed >= warmCap)) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
-  return timeReps(op, units, batch, elapsed / calls >= LONG_OP ? 3 : reps); // see LONG_OP
+  return timeReps(op, units, batch, elapsed / calls >= longOp ? 3 : reps); // see LONG_OP
 }
 
 function timeReps(op, units, batch, reps) {
