@@ -323,7 +323,7 @@ def markdown(rows, machine):
             a_impls = ordered(r["implementation"] for r in alloc)
             a_cells = {(r["case"], r["implementation"]): r for r in alloc}
             w("Allocations per %s (Ruby: objects allocated, from GC.stat; C++: bytes and calls are "
-              "in mpk_bench's own tables, raw/cpp/; Python and Node do not tell):\n\n" % rs[0]["unit"])
+              "in mpk_bench's own tables, <raw>/cpp/ (machine.json: raw_dir); Python and Node do not tell):\n\n" % rs[0]["unit"])
             w("| case | " + " | ".join(md_escape(i) for i in a_impls) + " |\n|:--|" + "--:|" * len(a_impls) + "\n")
             for c in ordered(r["case"] for r in alloc):
                 cols = []

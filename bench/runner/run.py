@@ -641,7 +641,7 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in --build-dir")
     ap.add_argument("--build-dir", default=BUILD_DIR_DEFAULT)
     ap.add_argument("--note", help="a sentence printed at the top of the report (e.g. the machine was busy)")
-    ap.add_argument("--keep-bytes", action="store_true", help="keep raw/ref and raw/bytes (the encodings)")
+    ap.add_argument("--keep-bytes", action="store_true", help="keep <raw>/ref and <raw>/bytes (the encodings)")
     a = ap.parse_args()
     if a.report:
         refresh_cpp_rows(a.report)

@@ -562,7 +562,7 @@ const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 // repetitions.
 const SHORT = process.env.MPK_BENCH_SHORT === '1';
 function measure(op, units, quick, verified = 0) {
-  const [warm, target, reps] = quick ? [0.01, 0.02, 3] : SHORT ? [0.04, 0.08, 5] : [0.1, 0.25, 5];
+  const [warm, target, reps] = quick ? [0.01, 0.02, 3] : SHORT ? [0.03, 0.05, 5] : [0.1, 0.25, 5];
   const warmCap = SHORT ? 0.2 : 1; // seconds: the warm-up ends after 3 calls or this
   // In the default mode an operation of 0.5 s or more counts as long (a 20-minute run).
   const longOp = SHORT ? 0.5 : LONG_OP;

@@ -346,7 +346,7 @@ end
 local function measure(op, units, quick)
   local warm, target, reps = 0.1, 0.25, 5
   -- MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
-  if os.getenv('MPK_BENCH_SHORT') == '1' then warm, target = 0.04, 0.08 end
+  if os.getenv('MPK_BENCH_SHORT') == '1' then warm, target = 0.03, 0.05 end
   if quick then warm, target, reps = 0.01, 0.02, 3 end
   local t0, calls, elapsed = os.clock(), 0, 0
   repeat

@@ -479,7 +479,7 @@ SHORT = os.environ.get("MPK_BENCH_SHORT") == "1"
 
 
 def measure(op, units, quick):
-    warm, target, reps = (0.01, 0.02, 3) if quick else (0.04, 0.08, 5) if SHORT else (0.1, 0.25, 5)
+    warm, target, reps = (0.01, 0.02, 3) if quick else (0.03, 0.05, 5) if SHORT else (0.1, 0.25, 5)
     t0 = time.perf_counter()
     calls = 0
     while True:

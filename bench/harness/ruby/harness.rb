@@ -405,7 +405,7 @@ def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 def measure(op, units, quick)
   # MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
   warm, target, reps = if quick then [0.01, 0.02, 3]
-                       elsif ENV['MPK_BENCH_SHORT'] == '1' then [0.04, 0.08, 5]
+                       elsif ENV['MPK_BENCH_SHORT'] == '1' then [0.03, 0.05, 5]
                        else [0.1, 0.25, 5]
                        end
   t0 = now
