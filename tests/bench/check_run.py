@@ -173,7 +173,7 @@ def main(d):
     check(p.counts.get("svg", 0) >= len(workloads), "report.html: %d charts for %d workloads" % (p.counts.get("svg", 0), len(workloads)))
     check(p.counts.get("table", 0) >= len(workloads), "report.html: too few tables")
     for w in workloads:
-        check(re.search(r"<h2>(W[\d?]|JSON) %s " % re.escape(w), text), "report.html has no section for %s" % w)
+        check(re.search(r"<h2[^>]*>(W[\d?]|JSON) %s " % re.escape(w), text), "report.html has no section for %s" % w)
     check(not p.remote and "<script" not in text, "report.html fetches from the network: %s" % p.remote[:3])
 
     if failures:
