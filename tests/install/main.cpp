@@ -23,7 +23,9 @@ void expect(bool ok, const char* what) {
   }
 }
 
-std::span<const std::byte> bytes_of(const mpk::buffer& b) { return {b.data(), b.size()}; }
+std::span<const std::byte> bytes_of(const mpk::buffer& b) {
+  return {b.data(), b.size()};
+}
 
 }  // namespace
 
@@ -92,7 +94,8 @@ int main() {
   mpk::records_encoder enc;
   auto records = enc.encode(v);
   mpk::records_decoder rdec;
-  auto back = records ? rdec.read_value(bytes_of(*records)) : mpk::result<mpk::value>(records.error());
+  auto back =
+      records ? rdec.read_value(bytes_of(*records)) : mpk::result<mpk::value>(records.error());
   expect(records && records->size() > 3 && std::to_integer<int>(records->data()[0]) == 0xd4,
          "records_encoder");
   expect(back && *back == v, "records_decoder");
