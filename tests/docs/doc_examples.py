@@ -113,8 +113,9 @@ KEYWORDS = {"return", "if", "for", "while", "switch", "else", "do", "case", "del
             "throw", "co_return", "goto", "break", "continue"}
 
 
-def code_part(line):
-    """The line without its // comment and string contents (for brace counting)."""
+def scan(line):
+    """(the code of a line with string and character literals emptied, where its // comment
+    starts or None): one pass that knows quotes, so that "//" or "{" in a string count not."""
     out, i, q = [], 0, None
     while i < len(line):
         c = line[i]
@@ -124,35 +125,27 @@ def code_part(line):
                 continue
             if c == q:
                 q = None
-            i += 1
-            continue
-        if c in "\"'":
+                out.append(c)
+        elif c in "\"'":
             q = c
+            out.append(c)
         elif line.startswith("//", i):
-            break
+            return "".join(out), i
         else:
             out.append(c)
         i += 1
-    return "".join(out)
+    return "".join(out), None
+
+
+def code_part(line):
+    """The line without its // comment and the contents of its literals (brace counting)."""
+    return scan(line)[0]
 
 
 def split_comment(line):
     """(code, comment) of a line; comment without the // (None if there is none)."""
-    i, q = 0, None
-    while i < len(line):
-        c = line[i]
-        if q:
-            if c == "\\":
-                i += 2
-                continue
-            if c == q:
-                q = None
-        elif c in "\"'":
-            q = c
-        elif line.startswith("//", i):
-            return line[:i], line[i + 2 :]
-        i += 1
-    return line, None
+    at = scan(line)[1]
+    return (line, None) if at is None else (line[:at], line[at + 2 :])
 
 
 def parse_expected(text):
