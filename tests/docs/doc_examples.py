@@ -47,7 +47,8 @@ Stated outputs: a comment ending in `=> EXPECTED` on a line that is one whole st
 Shell sessions (```console blocks of docs/cli.md): each block runs in a fresh scratch folder
 with `mpk` (--mpk) first on PATH; a line starting with `$ ` is a command run by bash (files
 made by earlier commands of the block stay); the lines after it, up to the next `$ `, are its
-exact expected output (stdout then stderr). ```sh blocks are not run.
+exact expected output (stdout then stderr; the exit status is not compared: show it with
+`; echo $?` where it matters). Standard input is empty. ```sh blocks are not run.
 
 Every failure names the file and the line where the block (or the check) is, and the test
 fails when any block fails. Run with --help for the options.
@@ -277,6 +278,8 @@ class CppBlock:
                 src.append("return {};")
             src.append("}")
             src.append(f"int {self.run}() {{ {self.run}_body(); return 0; }}")
+        wheres = ", ".join(f'"{self.b.where(k)}"' for k, _, _ in self.checks) or "nullptr"
+        src.append(f"inline const char* const {self.run}_checks[] = {{{wheres}}};")
         src.append(f"}}  // namespace {self.ns}")
         return "\n".join(src)
 
@@ -412,7 +415,7 @@ inline int fd = -1;  // reads fail with errc::io_error, writes too
 
 UNIT_MAIN = r"""
 namespace mpk_doc {
-struct entry { int (*run)(); const char* where; int first_check; int checks; };
+struct entry { int (*run)(); const char* where; const char* const* check_wheres; int checks; };
 }
 int mpk_doc_unit_%UNIT%(const char* only) {
   static const mpk_doc::entry entries[] = {
@@ -432,8 +435,8 @@ int mpk_doc_unit_%UNIT%(const char* only) {
       bool seen = false;
       for (int r : mpk_doc::reached) seen = seen || r == n;
       if (!seen) {
-        std::fprintf(stderr, "%s: stated output number %d (=>) was never reached\n", e.where,
-                     n + 1);
+        std::fprintf(stderr, "%s: the stated output (=>) was never reached (the example of %s)\n",
+                     e.check_wheres[n], e.where);
         ++mpk_doc::failures;
       }
     }
@@ -452,7 +455,8 @@ def build_units(blocks, units):
         rendered = [cb.render() for cb in group]
         includes = sorted({inc for cb in group for inc in cb.includes})
         entries = ",\n".join(
-            f'    {{&{cb.ns}::{cb.run}, "{cb.b.where()}", 0, {len(cb.checks)}}}' for cb in group)
+            f'    {{&{cb.ns}::{cb.run}, "{cb.b.where()}", {cb.ns}::{cb.run}_checks, '
+            f'{len(cb.checks)}}}' for cb in group)
         src = PRELUDE.replace("%INCLUDES%", "\n".join(includes))
         src += "\n\n".join(rendered)
         src += UNIT_MAIN.replace("%UNIT%", str(u)).replace("%ENTRIES%", entries)
@@ -557,8 +561,14 @@ def run_console(args, root):
         scratch = tempfile.mkdtemp(prefix="mpk-doc-console-", dir=args.work)
         for k, cmd, expected in steps:
             commands += 1
-            r = subprocess.run(["bash", "-c", cmd], cwd=scratch, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+            try:
+                r = subprocess.run(["bash", "-c", cmd], cwd=scratch, env=env,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=60)
+            except subprocess.TimeoutExpired:
+                ok = False
+                print(f"{b.where(k)}: `{cmd}` did not finish in 60 s", file=sys.stderr)
+                continue
             got = (r.stdout + r.stderr).decode("utf-8", "replace")
             want = "\n".join(expected).rstrip("\n")
             if got.rstrip("\n") != want:
