@@ -23,8 +23,9 @@ and is only highlighted):
   `template <> struct mpk::codec<T>` must be.
 - Names an example may use without defining (the prelude, namespace mpk_doc_prelude below):
   `bytes`, a std::span<const std::byte> over a small valid message (a map with "id", "name",
-  "server": {"port": 8080}, "tags": ["a", "b"], "env": {"k": "v"}); and the stand-ins `handle(...)`, `use(...)`,
-  `send(...)`, `log(...)`, `write(...)`, which accept anything and return true;
+  "server": {"port": 8080}, "tags": ["a", "b"], "env": {"k": "v"}); and the stand-ins
+  `handle(...)`, `use(...)`, `send(...)`, `log(...)`, `write(...)`, which accept anything
+  and return true;
   `recv_some(...)`, which returns 0 (no more input); `sock` and `fd`, an invalid descriptor.
 
 Stated outputs: a comment ending in `=> EXPECTED` on a line that is one whole statement:
@@ -36,9 +37,10 @@ Stated outputs: a comment ending in `=> EXPECTED` on a line that is one whole st
 
   - If the line declares a variable (`T name = ...;`, `auto name = ...;`) or assigns one
     (`name = ...;`), EXPECTED is that variable's text: integers in decimal, floating point
-    shortest, bool as true/false, strings quoted ("..."), mpk::buffer, std::span of bytes
-    and result<buffer> as hex bytes ("92 d4 72"), mpk::error and a result holding one as the
-    quoted "offset N: message", any other result<T> as its value.
+    shortest, bool as true/false, strings quoted ("...", a std::u16string as u"..."),
+    mpk::buffer and std::span of bytes as hex bytes ("92 d4 72"), mpk::error as the quoted
+    "offset N: message"; a result<T> holding an error as that error, else as its value (ok
+    when T has no text form, e.g. a document, and for result<void>).
   - Otherwise EXPECTED is the hex bytes the line appended to the block's buffer (the first
     `mpk::buffer NAME` the block declares).
   - EXPECTED ending in `...` (or `...\"` inside a string) states a prefix.
@@ -51,7 +53,11 @@ exact expected output (stdout then stderr; the exit status is not compared: show
 `; echo $?` where it matters). Standard input is empty. ```sh blocks are not run.
 
 Every failure names the file and the line where the block (or the check) is, and the test
-fails when any block fails. Run with --help for the options.
+fails when any block fails. ctest runs it (tests/docs/register.cmake: tests doc_examples and
+doc_console, label docs); by hand, from the repository, after building build/dev:
+
+    python3 tests/docs/doc_examples.py --root . --work /tmp/doc --include include \
+        --lib build/dev/libmpk.a --lib -lsimdjson --mpk build/dev/tools/mpk/mpk
 """
 
 import argparse
