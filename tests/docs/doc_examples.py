@@ -57,7 +57,7 @@ fails when any block fails. ctest runs it (tests/docs/register.cmake: tests doc_
 doc_console, label docs); by hand, from the repository, after building build/dev:
 
     python3 tests/docs/doc_examples.py --root . --work /tmp/doc --include include \
-        --lib build/dev/libmpk.a --lib -lsimdjson --mpk build/dev/tools/mpk/mpk
+        --lib build/dev/libmpk.a --lib=-lsimdjson --mpk build/dev/tools/mpk/mpk
 """
 
 import argparse

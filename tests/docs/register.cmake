@@ -12,7 +12,7 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND NOT MPK_SANITIZE AND MPK_DOC_PYTHON3
     list(APPEND _mpk_doc_libs --lib $<TARGET_FILE:simdjson::simdjson>)
   endif()
   if(BUILD_SHARED_LIBS)
-    list(APPEND _mpk_doc_libs --lib -Wl,-rpath,$<TARGET_FILE_DIR:mpk>)
+    list(APPEND _mpk_doc_libs --lib=-Wl,-rpath,$<TARGET_FILE_DIR:mpk>)
   endif()
   set(_mpk_doc_cmd ${MPK_DOC_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/doc_examples.py
       --root ${PROJECT_SOURCE_DIR} --cxx ${CMAKE_CXX_COMPILER} --ccache "${MPK_CCACHE}"
