@@ -92,7 +92,7 @@ if(MPK_TEST_PACKAGING)
             -DPREFIX=${_mpk_deb_root}/usr -DLIBDIR=${_mpk_deb_libdir} -DLINK=shared
             ${_mpk_check_script})
   set_tests_properties(install_deb PROPERTIES
-    FIXTURES_SETUP mpk_deb LABELS install TIMEOUT 1800 RUN_SERIAL ON)
+    FIXTURES_SETUP mpk_deb LABELS install TIMEOUT 1800)
   _mpk_consumer_tests(install_deb mpk_deb shared ${_mpk_deb_root}/usr ${_mpk_deb_libdir})
   add_test(NAME install_deb_find_package_static
     COMMAND ${_mpk_check_common} -DPREFIX=${_mpk_deb_root}/usr -DLIBDIR=${_mpk_deb_libdir}
