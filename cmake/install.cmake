@@ -8,7 +8,14 @@ install(TARGETS mpk EXPORT mpk-targets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT mpk-targets NAMESPACE mpk:: FILE mpk-targets.cmake
+# One export file per kind of library, so that a static and a shared build installed into the
+# same prefix (the Debian package ships both) sit side by side; mpk-config.cmake picks one.
+if(BUILD_SHARED_LIBS)
+  set(_mpk_kind shared)
+else()
+  set(_mpk_kind static)
+endif()
+install(EXPORT mpk-targets NAMESPACE mpk:: FILE mpk-targets-${_mpk_kind}.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpk)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/mpk-config.cmake.in
@@ -32,6 +39,28 @@ else()
   set(MPK_PC_PREFIX "\${pcfiledir}/${_mpk_pc_up}")
   set(MPK_PC_LIBDIR "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
   set(MPK_PC_INCLUDEDIR "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+# simdjson (when built with it): a static libmpk needs it in plain `pkg-config --libs mpk`
+# (Requires), a shared one only under --static (Requires.private; the .so records its own
+# dependency). Through simdjson's own simdjson.pc when it has one, else as -lsimdjson.
+set(MPK_PC_REQUIRES "")
+set(MPK_PC_REQUIRES_PRIVATE "")
+set(MPK_PC_LIBS "")
+set(MPK_PC_LIBS_PRIVATE "")
+if(simdjson_FOUND)
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(MPK_SIMDJSON_PC QUIET simdjson)
+  endif()
+  if(BUILD_SHARED_LIBS AND MPK_SIMDJSON_PC_FOUND)
+    set(MPK_PC_REQUIRES_PRIVATE simdjson)
+  elseif(BUILD_SHARED_LIBS)
+    set(MPK_PC_LIBS_PRIVATE -lsimdjson)
+  elseif(MPK_SIMDJSON_PC_FOUND)
+    set(MPK_PC_REQUIRES simdjson)
+  else()
+    set(MPK_PC_LIBS -lsimdjson)
+  endif()
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/mpk.pc.in ${CMAKE_CURRENT_BINARY_DIR}/mpk.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/mpk.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

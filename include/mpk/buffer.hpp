@@ -15,6 +15,7 @@
 #include <span>
 #include <string_view>
 
+#include "config.hpp"
 #include "error.hpp"
 
 namespace mpk::inline v0 {
@@ -56,7 +57,7 @@ struct growth_policy {
 ///     mpk::writer w(buf);
 ///     w.write(42);
 ///     send(buf.data(), buf.size());
-class buffer {
+class MPK_API buffer {
  public:
   buffer() noexcept = default;
   explicit buffer(growth_policy policy) noexcept : policy_(policy) {}
@@ -167,7 +168,7 @@ class span_sink {
 ///     mpk::writer w(out);
 ///     w.write("hello");
 ///     if (auto e = out.flush()) ...
-class stream_sink {
+class MPK_API stream_sink {
  public:
   /// Called with each chunk of output; returns false to report an I/O error.
   using callback = bool (*)(void* context, std::span<const std::byte> bytes);

@@ -15,6 +15,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "config.hpp"
+
 namespace mpk::inline v0 {
 
 /// What went wrong. One small list for every layer of mpk.
@@ -42,13 +44,13 @@ enum class errc : std::uint8_t {
 
 /// A short English message for an error code ("input ends inside a value", ...).
 /// Never returns nullptr.
-const char* message(errc code) noexcept;
+MPK_API const char* message(errc code) noexcept;
 
 /// An error code and where it happened.
 ///
 /// `offset` is the byte offset in the input where the offending value starts (reader,
 /// document, codec) or the number of bytes written before the failure (writer).
-struct error {
+struct MPK_API error {
   errc code = errc::ok;
   std::size_t offset = 0;
 
@@ -63,14 +65,14 @@ struct error {
 };
 
 /// The std::error_category of mpk::errc ("mpk").
-const std::error_category& error_category() noexcept;
+MPK_API const std::error_category& error_category() noexcept;
 
 inline std::error_code make_error_code(errc e) noexcept {
   return {static_cast<int>(e), error_category()};
 }
 
 /// Thrown by result<T>::value() on an error, when exceptions are enabled.
-class exception : public std::system_error {
+class MPK_API exception : public std::system_error {
  public:
   explicit exception(const error& e)
       : std::system_error(make_error_code(e.code), e.to_string()), error_(e) {}
@@ -81,7 +83,7 @@ class exception : public std::system_error {
 };
 
 namespace detail {
-[[noreturn]] void throw_error(const error& e);
+[[noreturn]] MPK_API void throw_error(const error& e);
 }  // namespace detail
 
 /// Either a T or an error, shaped like std::expected<T, error>.

@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "mpk/buffer.hpp"
+#include "mpk/config.hpp"
 #include "mpk/error.hpp"
 #include "mpk/reader.hpp"
 
@@ -65,7 +66,7 @@ struct from_json_options {
 /// reader's errors); errc::invalid_utf8 (plain mode: a string, or a map key, that is not
 /// valid UTF-8 - lossless mode writes it as {"$str": base64} instead); errc::out_of_range
 /// (plain mode: NaN or an infinity, which JSON cannot hold); errc::out_of_memory.
-result<void> to_json(reader& r, std::string& out, const to_json_options& options = {});
+MPK_API result<void> to_json(reader& r, std::string& out, const to_json_options& options = {});
 
 /// Converts the values left in `r` to JSON Lines appended to `out`: each value's JSON text
 /// followed by '\n'. Stops at the end of the input, or after the value that brings what it
@@ -82,8 +83,9 @@ result<void> to_json(reader& r, std::string& out, const to_json_options& options
 ///
 /// Errors: those of to_json(reader&, ...); `out` then holds the values converted before the
 /// error (each with its '\n') and part of the wrong one.
-result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_options& options = {},
-                                  std::size_t stop_after = static_cast<std::size_t>(-1));
+MPK_API result<std::size_t> to_json_lines(reader& r, std::string& out,
+                                          const to_json_options& options = {},
+                                          std::size_t stop_after = static_cast<std::size_t>(-1));
 
 /// Converts every value of `msgpack` (one value, or several one after another) to JSON: one
 /// text per value, each followed by '\n' (JSON Lines). `lim` bounds the input.
@@ -91,8 +93,8 @@ result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_opt
 ///     auto text = mpk::to_json(bytes, {.pretty = true});   // result<std::string>
 ///
 /// Errors: those of to_json(reader&, ...).
-result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_options& options = {},
-                            const limits& lim = {});
+MPK_API result<std::string> to_json(std::span<const std::byte> msgpack,
+                                    const to_json_options& options = {}, const limits& lim = {});
 
 /// Converts JSON text to MessagePack appended to `out`, in the smallest forms: integers
 /// that fit int64 or uint64 stay integers, every other number (integers beyond 64 bits
@@ -110,15 +112,16 @@ result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_op
 /// errc::depth_exceeded (deeper than `options.max_depth`), errc::out_of_range (a number
 /// beyond float64's range, such as 1e999), errc::out_of_memory. `out` keeps the values
 /// written before the error.
-result<std::size_t> from_json(std::string_view json, buffer& out,
-                              const from_json_options& options = {}, std::string* why = nullptr);
+MPK_API result<std::size_t> from_json(std::string_view json, buffer& out,
+                                      const from_json_options& options = {},
+                                      std::string* why = nullptr);
 
 /// Appends the standard base64 (RFC 4648, alphabet A-Z a-z 0-9 + /, '=' padding) of `bytes`
 /// to `out`.
-void append_base64(std::string& out, std::span<const std::byte> bytes);
+MPK_API void append_base64(std::string& out, std::span<const std::byte> bytes);
 
 /// Decodes standard base64 with padding, appending the bytes to `out`. Returns false (and
 /// leaves `out` in an unspecified state) when `text` is not canonical padded base64.
-bool decode_base64(std::string_view text, std::string& out);
+MPK_API bool decode_base64(std::string_view text, std::string& out);
 
 }  // namespace mpk::inline v0

@@ -1,9 +1,16 @@
 # Driver of the install tests (run with `cmake -P`; see register.cmake for the arguments).
 #
 #   MODE=install       cmake --install BUILD_DIR --prefix PREFIX, into an emptied PREFIX
-#   MODE=find_package  configure + build CONSUMER_SOURCE with CMAKE_PREFIX_PATH=PREFIX, run it
+#   MODE=deb           scripts/deb (static and shared trees under BUILD_DIR, cpack), then the
+#                      .deb unpacked by dpkg into the scratch root ROOT (its own dpkg database:
+#                      the machine is not changed); checks `dpkg -L mpk`, the declared
+#                      dependencies, the tool and its man page. PREFIX is ROOT/usr.
+#   MODE=find_package  configure + build CONSUMER_SOURCE with CMAKE_PREFIX_PATH=PREFIX (and
+#                      FIND_ARGS, e.g. -DMPK_SHARED_LIBS=OFF), run it
 #   MODE=pkg_config    compile CONSUMER_SOURCE/main.cpp with `pkg-config --cflags --libs mpk`
 #                      (PKG_CONFIG_PATH=PREFIX/LIBDIR/pkgconfig), run it
+#
+# LINK=static|shared: the consumer must have linked that libmpk (its NEEDED entries say).
 #
 # Each mode fails when the installed package cannot be found or used, and also when it was
 # found somewhere else than PREFIX (say a copy in /usr/local), so that a broken package is
@@ -25,17 +32,29 @@ function(run what)
   endif()
 endfunction()
 
-# run_consumer(<exe>): runs the built consumer and checks what it printed.
+# run_consumer(<exe>): checks which libmpk the consumer linked (LINK), runs it (a shared
+# libmpk found in PREFIX/LIBDIR) and checks what it printed.
 function(run_consumer exe)
-  message(STATUS "$ ${exe}")
+  execute_process(COMMAND readelf -d "${exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE dyn)
+  if(NOT rc EQUAL 0)
+    fail("readelf -d ${exe} failed (${rc})")
+  endif()
+  string(REGEX MATCH "NEEDED[^\n]*libmpk[^\n]*" needed "${dyn}")
+  if(LINK STREQUAL "shared" AND NOT needed MATCHES "\\[libmpk\\.so\\.${SOVERSION}\\]")
+    fail("the consumer does not need libmpk.so.${SOVERSION}: '${needed}'")
+  elseif(LINK STREQUAL "static" AND needed)
+    fail("the consumer should have linked libmpk.a, but needs: ${needed}")
+  endif()
+  message(STATUS "$ ${exe}   (links the ${LINK} libmpk)")
+  set(ENV{LD_LIBRARY_PATH} "${PREFIX}/${LIBDIR}")
   execute_process(COMMAND ${exe} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message(STATUS "${out}${err}")
-  if(NOT rc EQUAL 0 OR NOT out MATCHES "^consumer: 3 bytes buffered")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "^consumer: ok")
     fail("the consumer program failed (${rc})")
   endif()
 endfunction()
 
-foreach(var MODE PREFIX LIBDIR INCLUDEDIR CONSUMER_SOURCE CXX)
+foreach(var MODE PREFIX LIBDIR INCLUDEDIR CONSUMER_SOURCE CXX LINK SOVERSION)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     fail("-D${var}=... is required")
   endif()
@@ -47,18 +66,71 @@ if(MODE STREQUAL "install")
   endif()
   file(REMOVE_RECURSE "${PREFIX}")
   run("cmake --install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}")
-  foreach(f "${INCLUDEDIR}/mpk/buffer.hpp" "${INCLUDEDIR}/mpk/error.hpp"
+  if(LINK STREQUAL "shared")
+    set(lib "${LIBDIR}/libmpk.so.${SOVERSION}")
+  else()
+    set(lib "${LIBDIR}/libmpk.a")
+  endif()
+  foreach(f "${INCLUDEDIR}/mpk/buffer.hpp" "${INCLUDEDIR}/mpk/config.hpp" "${lib}"
             "${LIBDIR}/cmake/mpk/mpk-config.cmake" "${LIBDIR}/cmake/mpk/mpk-config-version.cmake"
-            "${LIBDIR}/cmake/mpk/mpk-targets.cmake" "${LIBDIR}/pkgconfig/mpk.pc")
+            "${LIBDIR}/cmake/mpk/mpk-targets-${LINK}.cmake" "${LIBDIR}/pkgconfig/mpk.pc")
     if(NOT EXISTS "${PREFIX}/${f}")
       fail("the install did not create ${f}")
     endif()
   endforeach()
-  file(GLOB libs "${PREFIX}/${LIBDIR}/libmpk.*")
-  if(NOT libs)
-    fail("the install did not create ${LIBDIR}/libmpk.*")
-  endif()
   message(STATUS "installed into ${PREFIX}")
+
+elseif(MODE STREQUAL "deb")
+  run("scripts/deb" "${SOURCE_DIR}/scripts/deb" --build-dir "${BUILD_DIR}"
+      --build-type "${BUILD_TYPE}" --compiler "${CXX}")
+  file(GLOB debs "${BUILD_DIR}/mpk_${VERSION}_*.deb")
+  list(LENGTH debs n)
+  if(NOT n EQUAL 1)
+    fail("scripts/deb made no ${BUILD_DIR}/mpk_${VERSION}_*.deb (or several: ${debs})")
+  endif()
+  # A scratch root with an empty dpkg database: --unpack puts the files in place and records
+  # them (no maintainer scripts run: postinst's ldconfig is for the real system).
+  if(NOT PREFIX STREQUAL "${ROOT}/usr")
+    fail("PREFIX must be ROOT/usr")
+  endif()
+  file(REMOVE_RECURSE "${ROOT}")
+  file(MAKE_DIRECTORY "${ROOT}/var/lib/dpkg/updates" "${ROOT}/var/lib/dpkg/info")
+  file(TOUCH "${ROOT}/var/lib/dpkg/status")
+  run("dpkg --unpack" dpkg "--root=${ROOT}" --force-depends --log=/dev/null --unpack "${debs}")
+  execute_process(COMMAND dpkg "--root=${ROOT}" -L mpk RESULT_VARIABLE rc OUTPUT_VARIABLE listed)
+  if(NOT rc EQUAL 0)
+    fail("dpkg -L mpk failed (${rc})")
+  endif()
+  string(REPLACE "\n" ";" listed "${listed}")
+  foreach(f /usr/bin/mpk /usr/share/man/man1/mpk.1.gz /usr/${INCLUDEDIR}/mpk/mpk.hpp
+            /usr/${INCLUDEDIR}/mpk/config.hpp /usr/${LIBDIR}/libmpk.a /usr/${LIBDIR}/libmpk.so
+            /usr/${LIBDIR}/libmpk.so.${SOVERSION} /usr/${LIBDIR}/libmpk.so.${VERSION}
+            /usr/${LIBDIR}/pkgconfig/mpk.pc /usr/${LIBDIR}/cmake/mpk/mpk-config.cmake
+            /usr/${LIBDIR}/cmake/mpk/mpk-config-version.cmake
+            /usr/${LIBDIR}/cmake/mpk/mpk-targets-static.cmake
+            /usr/${LIBDIR}/cmake/mpk/mpk-targets-shared.cmake)
+    if(NOT f IN_LIST listed)
+      fail("dpkg -L mpk does not list ${f}")
+    endif()
+  endforeach()
+  execute_process(COMMAND dpkg-deb -f "${debs}" Depends OUTPUT_VARIABLE depends)
+  message(STATUS "Depends: ${depends}")
+  foreach(d "libstdc\\+\\+6" "libsimdjson-dev")
+    if(NOT depends MATCHES "(^|, )${d}( |,|$)")
+      fail("the package does not declare its dependency on ${d}")
+    endif()
+  endforeach()
+  # The packaged tool runs against the packaged libmpk.so, and its man page is a man page.
+  set(ENV{LD_LIBRARY_PATH} "${ROOT}/usr/${LIBDIR}")
+  execute_process(COMMAND "${ROOT}/usr/bin/mpk" --help RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "to-json")
+    fail("the packaged mpk --help failed (${rc})")
+  endif()
+  execute_process(COMMAND gzip -dc "${ROOT}/usr/share/man/man1/mpk.1.gz" OUTPUT_VARIABLE man)
+  if(NOT man MATCHES "\\.TH MPK \"1\"" OR NOT man MATCHES "from\\\\-json")
+    fail("mpk.1.gz is not the tool's man page")
+  endif()
+  message(STATUS "${debs}: unpacked into ${ROOT}")
 
 elseif(MODE STREQUAL "find_package")
   file(REMOVE_RECURSE "${WORK_DIR}")
@@ -71,6 +143,11 @@ elseif(MODE STREQUAL "find_package")
   if(CXX_FLAGS)
     list(APPEND configure "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
   endif()
+  if(CCACHE)
+    list(APPEND configure "-DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE}")
+  endif()
+  separate_arguments(find_args UNIX_COMMAND "${FIND_ARGS}")
+  list(APPEND configure ${find_args})
   run("configuring the consumer" ${configure})
   # Which mpk did find_package take? It must be the one just installed.
   file(STRINGS "${WORK_DIR}/CMakeCache.txt" found REGEX "^mpk_DIR:")
@@ -133,7 +210,7 @@ elseif(MODE STREQUAL "pkg_config")
   endif()
   separate_arguments(extra UNIX_COMMAND "${CXX_FLAGS}")
   run("compiling with pkg-config's flags"
-      "${CXX}" ${extra} "${CONSUMER_SOURCE}/main.cpp" -o "${WORK_DIR}/app" ${flags})
+      ${CCACHE} "${CXX}" ${extra} "${CONSUMER_SOURCE}/main.cpp" -o "${WORK_DIR}/app" ${flags})
   run_consumer("${WORK_DIR}/app")
 
 else()

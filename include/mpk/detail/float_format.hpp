@@ -13,6 +13,8 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+
+#include "mpk/config.hpp"
 #endif
 
 namespace mpk::inline v0::detail {
@@ -28,13 +30,13 @@ inline constexpr std::size_t float_text_room = 48;
 /// the end. The caller owns `first`, which must have float_text_room bytes (those after
 /// the returned end hold scratch); `v` must be
 /// finite (NaN and infinities are not handled). Example: 0.1 -> "0.1", 1e300 -> "1e+300".
-char* format_shortest(char* first, double v) noexcept;
-char* format_shortest(char* first, float v) noexcept;
+MPK_API char* format_shortest(char* first, double v) noexcept;
+MPK_API char* format_shortest(char* first, float v) noexcept;
 
 /// format_shortest, then ".0" when the text has neither '.' nor an exponent, so that a JSON
 /// reader sees a float, not an integer: 1.0 -> "1.0", 2.5 -> "2.5", 1e22 -> "1e+22".
-char* format_json_float(char* first, double v) noexcept;
-char* format_json_float(char* first, float v) noexcept;
+MPK_API char* format_json_float(char* first, double v) noexcept;
+MPK_API char* format_json_float(char* first, float v) noexcept;
 
 // --- decimal digits, shared by the float and the integer writers ---------------------------
 

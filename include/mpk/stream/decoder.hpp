@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "mpk/codec/core.hpp"
+#include "mpk/config.hpp"
 #include "mpk/error.hpp"
 #include "mpk/reader.hpp"
 #include "mpk/value/document.hpp"
@@ -76,7 +77,7 @@ struct stream_options {
 ///
 /// Memory: the buffer (at most max_buffer_size bytes) plus 8 bytes per nesting level of the
 /// message being received (at most limits.max_depth levels).
-class stream_decoder {
+class MPK_API stream_decoder {
  public:
   stream_decoder() noexcept : stream_decoder(stream_options{}) {}
   explicit stream_decoder(stream_options options) noexcept;

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "mpk/config.hpp"
 #include "mpk/error.hpp"
 #include "mpk/stream/decoder.hpp"
 
@@ -20,7 +21,7 @@ namespace mpk::inline v0 {
 
 /// Where a stream_decoder reads from: a file descriptor (a pipe, a socket, a file) or a
 /// FILE*. The source neither owns nor closes it. Cheap to copy.
-class stream_source {
+class MPK_API stream_source {
  public:
   explicit stream_source(int fd) noexcept : fd_(fd) {}
   explicit stream_source(std::FILE* file) noexcept : file_(file) {}

@@ -29,6 +29,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "mpk/config.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader.hpp"
@@ -108,7 +109,7 @@ struct map_entry;
 /// need one check at the end:
 ///
 ///     auto port = root["server"]["port"].as<std::uint16_t>();   // result<std::uint16_t>
-class value_ref {
+class MPK_API value_ref {
  public:
   /// A missing value (offset 0).
   value_ref() noexcept = default;
@@ -207,7 +208,7 @@ class value_ref {
   /// family (uint8 5 == int64 5); float32 and float64 by family and bits (NaN equals the same
   /// NaN, 0.0 differs from -0.0); str, bin, ext by type and bytes; arrays element-wise; maps
   /// entry-wise in order. Two missing values are equal. Iterative: no recursion on depth.
-  friend bool operator==(const value_ref& a, const value_ref& b);
+  friend MPK_API bool operator==(const value_ref& a, const value_ref& b);
 
  private:
   friend class document;
@@ -381,7 +382,7 @@ inline value_ref value_ref::find(std::string_view key) const noexcept {
 ///
 /// Memory: at most 16 bytes of nodes per input byte (never more nodes than input bytes),
 /// plus 8 bytes per nesting level for the parse stack, plus the input size with `copy`.
-class document {
+class MPK_API document {
  public:
   /// An empty document: root() is missing.
   document() noexcept = default;

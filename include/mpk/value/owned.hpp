@@ -24,6 +24,7 @@
 #include <variant>
 #include <vector>
 
+#include "mpk/config.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader.hpp"
@@ -47,7 +48,7 @@ namespace mpk::inline v0 {
 /// iterative: none of them nests C++ calls as deep as the value, so a value 100000 levels
 /// deep is handled on a small stack (the work lists take heap memory instead: about 32
 /// bytes per open level for a copy, 16 per pending pair for `==`).
-class value {
+class MPK_API value {
  public:
   using array_type = std::vector<value>;
   using map_type = std::vector<std::pair<value, value>>;
@@ -193,7 +194,7 @@ class value {
 
   /// Deep equality: same family and same contents (floats by bits: NaN equals the same NaN,
   /// 0.0 differs from -0.0; maps entry by entry, in order). Iterative.
-  friend bool operator==(const value& a, const value& b);
+  friend MPK_API bool operator==(const value& a, const value& b);
 
  private:
   /// True when an element, key or value of this array or map is a non-empty container.

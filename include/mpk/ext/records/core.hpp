@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "mpk/buffer.hpp"
+#include "mpk/config.hpp"
 #include "mpk/error.hpp"
 #include "mpk/reader.hpp"
 #include "mpk/value/document.hpp"
@@ -51,7 +52,7 @@ inline constexpr std::size_t max_shared_structures = 8160;
 ///
 ///     auto shared = mpk::shared_structures::load(bytes_saved_by_msgpackr);   // pack(structures)
 ///     mpk::records_decoder dec({.shared = &*shared});
-class shared_structures {
+class MPK_API shared_structures {
  public:
   using keys_type = std::vector<std::string>;
 
@@ -114,7 +115,7 @@ struct records_options {
 namespace detail {
 
 /// One record definition: its keys, each stored as a minimal MessagePack str.
-struct record_def {
+struct MPK_API record_def {
   struct key_ref {
     std::uint32_t begin;  ///< where the encoded key starts in `encoded`
     std::uint32_t head;   ///< bytes of its str header
@@ -167,7 +168,7 @@ struct record_ref {
 
 /// The decoding state: which record index holds which definition, and which first bytes
 /// 0x60..0x7f take a second id byte. Not copyable.
-class record_table {
+class MPK_API record_table {
  public:
   explicit record_table(const shared_structures* shared);
   record_table(const record_table&) = delete;
@@ -223,11 +224,12 @@ class record_table {
 /// `out` as plain MessagePack (records become maps) when `out` is not null, and moves `pos`
 /// past it. `saw_records` (if not null) is set when a record was met. `max_out` bounds what
 /// is appended (errc::limit_exceeded). Errors carry the input offset.
-mpk::error expand_value(record_table& table, std::span<const std::byte> in, std::size_t& pos,
-                        buffer* out, const limits& lim, std::size_t max_out, bool* saw_records);
+MPK_API mpk::error expand_value(record_table& table, std::span<const std::byte> in,
+                                std::size_t& pos, buffer* out, const limits& lim,
+                                std::size_t max_out, bool* saw_records);
 
 /// A dense number for each type that records_encoder caches (see records/typed.hpp).
-std::size_t next_record_type_index() noexcept;
+MPK_API std::size_t next_record_type_index() noexcept;
 
 }  // namespace detail
 
@@ -238,7 +240,7 @@ std::size_t next_record_type_index() noexcept;
 ///
 ///     mpk::records_decoder dec({.mode = mpk::records_mode::sequential});
 ///     for (auto& msg : messages) { auto doc = dec.parse(msg); ... }
-class records_decoder {
+class MPK_API records_decoder {
  public:
   explicit records_decoder(records_options options = {})
       : options_(options), table_(options.shared) {}
@@ -292,7 +294,7 @@ class records_decoder {
 ///
 ///     mpk::records_encoder enc;                 // msgpackr's `new Packr()` reads the result
 ///     mpk::result<mpk::buffer> bytes = enc.encode(v);
-class records_encoder {
+class MPK_API records_encoder {
  public:
   explicit records_encoder(records_options options = {});
 
