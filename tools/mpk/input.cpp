@@ -1,9 +1,17 @@
 // Input, output and progress for the mpk tool.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <mpk/buffer.hpp>
+#include <mpk/ext/records.hpp>
+#include <mpk/stream.hpp>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "tool.hpp"
 
@@ -48,6 +56,13 @@ void report(const mpk::error& e) {
   std::fprintf(stderr, "%s\n", e.to_string().c_str());
 }
 
+void report_failure(const mpk::error& e) {
+  if (e.code == mpk::errc::io_error)
+    std::fprintf(stderr, "mpk: cannot write standard output: %s\n", std::strerror(errno));
+  else
+    report(e);
+}
+
 namespace {
 
 /// Inputs larger than this get a progress line: 64 MiB, or MPK_PROGRESS_THRESHOLD bytes when
@@ -76,6 +91,259 @@ void progress::show(std::size_t done) {
   std::fprintf(stderr, "\rmpk: %u%% (%zu of %zu MiB)", percent, done >> 20, total_ >> 20);
   std::fflush(stderr);
   next_ = total_ * (percent + 1) / 100;
+}
+
+// --- input_stream ------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+/// The offset in `run` (complete values back to back) of the first value over `max` bytes;
+/// npos when there is none.
+std::size_t first_too_large(std::span<const std::byte> run, std::uint64_t max) {
+  mpk::reader r(run, mpk::limits::trusted());  // checked by the decoder already
+  while (!r.at_end()) {
+    const std::size_t at = r.position();
+    r.skip();
+    if (r.position() - at > max) return at;
+  }
+  return npos;
+}
+
+}  // namespace
+
+struct input_stream::impl {
+  impl(const input_args& a, const mpk::limits& lim)
+      : dec({.limits = lim,
+             // The decoder holds the value being received plus one read; the exact bound
+             // (--max-message-size) is checked here, with a clearer message than its own.
+             .max_buffer_size = a.max_message != 0 && a.max_message < (std::uint64_t{1} << 62)
+                                    ? static_cast<std::size_t>(a.max_message) + read_chunk
+                                    : static_cast<std::size_t>(-1)}) {}
+
+  mpk::stream_decoder dec;
+  int fd = -1;
+  bool own_fd = false;
+  std::string name;  // for read errors
+  bool live = false;
+  bool eof = false;
+  bool done = false;  // the unfinished value was handed over, or the error reported
+  std::size_t total = 0;
+  std::optional<progress> bar;
+
+  // The error to report once the values before it are handed over: a code and offset, or a
+  // text (read errors, --max-message-size).
+  bool failed = false;
+  bool bad = false;  // the decoder found a value malformed (its sticky error)
+  mpk::error err;
+  std::string why;
+
+  // --records: expansion of each value into plain MessagePack.
+  std::optional<mpk::shared_structures> shared;
+  std::optional<mpk::records_decoder> records;
+  mpk::buffer expanded;
+  std::size_t expanded_offset = 0;
+
+  void too_large(std::size_t at, std::uint64_t max) {
+    failed = true;
+    why = "offset " + std::to_string(at) + ": value larger than --max-message-size (" +
+          std::to_string(max) + " bytes)";
+  }
+
+  /// Expands the values of `run` (--records); the expanded values before an error are kept
+  /// and the error is recorded.
+  void expand(input_run& run) {
+    expanded.clear();
+    std::size_t at = 0;
+    while (at < run.bytes.size()) {
+      const std::size_t before = expanded.size();
+      const auto end = records->expand(run.bytes, at, expanded);
+      if (!end) {
+        expanded.truncate(before);  // the values before the error only
+        failed = true;
+        err = {end.error().code, run.offset + end.error().offset};
+        break;
+      }
+      at = *end;
+    }
+    run.bytes = expanded.bytes();
+    run.offset = expanded_offset;
+    run.unfinished = false;
+    expanded_offset += expanded.size();
+  }
+};
+
+input_stream::input_stream(const input_args& a, const mpk::limits& lim)
+    : args_(a), p_(new impl(a, lim)) {}
+
+input_stream::~input_stream() {
+  if (p_->own_fd) ::close(p_->fd);
+  delete p_;
+}
+
+bool input_stream::open() {
+  impl& p = *p_;
+  const std::string& file = args_.file;
+  if (file.empty() || file == "-") {
+    p.fd = STDIN_FILENO;
+    p.name = "standard input";
+  } else {
+    p.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (p.fd < 0) {
+      std::fprintf(stderr, "mpk: cannot open %s: %s\n", file.c_str(), std::strerror(errno));
+      return false;
+    }
+    p.own_fd = true;
+    p.name = file;
+  }
+  struct stat st {};
+  if (::fstat(p.fd, &st) == 0 && S_ISREG(st.st_mode))
+    p.total = static_cast<std::size_t>(st.st_size);
+  p.bar.emplace(p.total);
+  struct stat out {};
+  p.live = args_.unbuffered || ::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode);
+
+  const records_args& r = args_.records;
+  if (!r.records && r.structures.empty()) return true;
+  if (!r.structures.empty()) {
+    std::vector<std::byte> bytes;
+    std::string why;
+    if (!read_input(r.structures, bytes, why)) {
+      std::fprintf(stderr, "mpk: %s\n", why.c_str());
+      return false;
+    }
+    auto loaded =
+        mpk::shared_structures::load(std::span<const std::byte>(bytes.data(), bytes.size()));
+    if (!loaded) {
+      std::fprintf(stderr,
+                   "mpk: %s: %s (expected msgpackr's pack(structures): an array of arrays of "
+                   "str)\n",
+                   r.structures.c_str(), loaded.error().to_string().c_str());
+      return false;
+    }
+    p.shared = std::move(*loaded);
+  }
+  p.records.emplace(mpk::records_options{.mode = mpk::records_mode::sequential,
+                                         .shared = p.shared ? &*p.shared : nullptr});
+  return true;
+}
+
+input_stream::status input_stream::next(input_run& out) {
+  impl& p = *p_;
+  const std::uint64_t max = args_.max_message;
+  for (;;) {
+    if (p.failed || p.done) return p.failed ? status::failed : status::end;
+    // Every complete value at hand, as one run (they are back to back in the buffer).
+    const std::byte* first = nullptr;
+    std::size_t size = 0;
+    std::size_t offset = 0;
+    for (;;) {
+      const auto msg = args_.per_message ? p.dec.next() : p.dec.next_all();
+      if (!msg) {
+        p.bad = true;
+        break;
+      }
+      if (msg->empty()) break;
+      const std::size_t at = p.dec.position() - msg->size();
+      // A run: check its values one by one (rare: --max-message-size below the run's size).
+      if (max != 0 && msg->size() > max && !args_.per_message) {
+        if (const std::size_t big = first_too_large(*msg, max); big != npos) {
+          if (big != 0) {  // the values before it first
+            out = {msg->first(big), at, false, {}};
+            p.too_large(at + big, max);
+            if (p.records) p.expand(out);
+            return status::run;
+          }
+          p.too_large(at, max);
+          break;
+        }
+      } else if (max != 0 && msg->size() > max) {
+        p.too_large(at, max);
+        break;
+      }
+      if (first == nullptr) {
+        first = msg->data();
+        offset = at;
+      }
+      size += msg->size();
+      if (args_.per_message) break;
+    }
+    if (first != nullptr) {
+      out = {std::span<const std::byte>(first, size), offset, false, {}};
+      if (p.records) p.expand(out);
+      return status::run;
+    }
+    if (p.failed) return status::failed;
+    if (p.bad) {
+      // A malformed value: the bytes before the error (all there), then the error.
+      p.done = true;
+      const mpk::error e = p.dec.error();
+      const std::span<const std::byte> held = p.dec.pending();
+      const std::size_t at = p.dec.position();
+      // The cut keeps the offending byte (it has arrived), so that a reader meets the same
+      // error there.
+      const std::size_t cut = e.offset >= at ? std::min(held.size(), e.offset - at + 1) : 0;
+      if (p.records) {  // the expansion of a cut value would only say "truncated"
+        p.failed = true;
+        p.err = e;
+        return status::failed;
+      }
+      out = {held.first(cut), at, true, e};
+      return status::run;
+    }
+    if (p.eof) {
+      if (p.dec.buffered() == 0) return status::end;
+      // The input ends inside a value: the command reads it and reports where.
+      p.done = true;
+      out = {p.dec.pending(), p.dec.position(), true, {}};
+      if (p.records) {
+        p.expand(out);
+        return p.failed ? status::failed : status::run;
+      }
+      return status::run;
+    }
+    if (max != 0 && p.dec.buffered() > max) {
+      p.too_large(p.dec.position(), max);
+      return status::failed;
+    }
+    // Everything complete has been handed over: what the command wrote goes out before
+    // waiting for more input (a pipe, a socket, `tail -f`).
+    if (p.live && std::fflush(stdout) != 0) {
+      p.failed = true;
+      p.why = std::string("mpk: cannot write standard output: ") + std::strerror(errno);
+      return status::failed;
+    }
+    const std::span<std::byte> room = p.dec.prepare(read_chunk);
+    if (room.empty()) {
+      p.failed = true;
+      p.err = p.dec.error();
+      return status::failed;
+    }
+    ssize_t n;
+    do {
+      n = ::read(p.fd, room.data(), room.size());
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      p.failed = true;
+      p.why = "mpk: cannot read " + p.name + ": " + std::strerror(errno);
+      p.dec.commit(0);
+      return status::failed;
+    }
+    p.dec.commit(static_cast<std::size_t>(n));
+    if (n == 0) p.eof = true;
+  }
+}
+
+void input_stream::report_error() const {
+  if (!p_->why.empty())
+    std::fprintf(stderr, "%s\n", p_->why.c_str());
+  else
+    report(p_->err);
+}
+
+void input_stream::written() {
+  p_->bar->update(p_->dec.position());
 }
 
 }  // namespace mpk_tool

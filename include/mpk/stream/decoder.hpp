@@ -142,6 +142,16 @@ class stream_decoder {
     return s;
   }
 
+  /// Every complete message at hand, back to back, as one view into the buffer: what
+  /// repeated next() calls would yield until "not complete yet", in one call (one reader
+  /// walks them all: cheaper than a call per message when they are small). An empty span
+  /// when the next message has not fully arrived. When a malformed message follows complete
+  /// ones, those are yielded first and the error comes with the next call. Not in
+  /// element-wise mode (errc::invalid_argument, not sticky: use next()).
+  ///
+  /// Errors: those of next().
+  result<std::span<const std::byte>> next_all() noexcept;
+
   /// Parses the next complete message into `doc` (its memory is reused). Returns true when
   /// a message was parsed, false when it has not fully arrived. Without options.copy, views
   /// of `doc` point into the decoder's buffer (see the class comment).
@@ -203,6 +213,11 @@ class stream_decoder {
   std::size_t position() const noexcept { return base_ + begin_; }
   /// Bytes held: those fed and not yet taken by next().
   std::size_t buffered() const noexcept { return end_ - begin_; }
+  /// The bytes held and not yet taken by next() (a view, valid as next()'s spans). Once the
+  /// input has ended and next() has said "not complete yet", the unfinished message: a
+  /// caller may read it with a reader to report exactly where it is cut (finish() gives the
+  /// offset where it starts).
+  std::span<const std::byte> pending() const noexcept { return {buf_ + begin_, end_ - begin_}; }
   /// The buffer's capacity in bytes.
   std::size_t capacity() const noexcept { return cap_; }
   /// A work counter: bytes at hand that the structural scans walked over (the one-pass
