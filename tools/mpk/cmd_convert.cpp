@@ -170,10 +170,10 @@ int run_from_json(const from_json_args& a) {
   };
   for (;;) {
     const std::size_t held = text.size();
-    text.resize(held + read_chunk);
+    text.resize(held + read_size());
     ssize_t n;
     do {
-      n = ::read(fd, text.data() + held, read_chunk);
+      n = ::read(fd, text.data() + held, read_size());
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
       std::fprintf(stderr, "mpk: cannot read %s: %s\n", name.c_str(), std::strerror(errno));

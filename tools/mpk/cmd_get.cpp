@@ -33,10 +33,11 @@ class selector {
         if (t != mpk::type::map) return miss(r, base, consume);
         const std::uint32_t n = r.read_map_header();
         for (std::uint32_t k = 0; k < n; ++k) {
-          const bool match = r.peek() == mpk::type::str && r.read_str() == s.name;
-          if (!match) {
-            r.skip();  // the key (a str was read already: skipping it again is wrong)
-          }
+          bool match = false;
+          if (r.peek() == mpk::type::str)
+            match = r.read_str() == s.name;
+          else
+            r.skip();  // a key of another type never matches
           if (!r.ok()) return at(r, base);
           if (match) {
             if (auto e = select(r, base, i + 1, consume)) return e;
@@ -139,21 +140,66 @@ int run_get(const get_args& a) {
     return exit_usage;
   }
   input_args ia = a.in;
-  ia.per_message = true;
+  ia.per_message = true;  // next(): one value at a time
   input_stream in(ia, mpk::limits{});
   if (!in.open()) return exit_bad_input;
   std::string out;
   selector sel(a, steps, out);
-  return for_each_run(in, [&](const input_run& run) -> mpk::error {
-    // One value per run (input_args::per_message), or the unfinished rest of the input.
-    mpk::reader r(run.bytes);
-    const mpk::error e = sel.select(r, run.offset, 0, false);
+  auto fail = [&](const mpk::error& e) {
+    (void)write_out(out);
+    std::fflush(stdout);
+    report_failure(e);
+    return exit_bad_input;
+  };
+  input_run run;
+  for (;;) {
+    const input_stream::status s = in.next_at_hand(run);
+    if (s == input_stream::status::end) break;
+    if (s == input_stream::status::failed) {
+      (void)write_out(out);
+      std::fflush(stdout);
+      in.report_error();
+      return exit_bad_input;
+    }
+    // The values at hand, each walked once: the selection reads up to what it selects and
+    // skips the rest of the value (`consume`), which finds where the next one starts. A
+    // value that does not end in the bytes at hand is left for the decoder (took()).
+    const bool whole = run.unfinished || in.per_value() ? true : false;
+    std::size_t at = 0, count = 0;
+    while (at < run.bytes.size()) {
+      const std::size_t mark = out.size();
+      mpk::reader r(run.bytes.subspan(at));
+      mpk::error e = sel.select(r, run.offset + at, 0, true);
+      if (e.code == mpk::errc::truncated && !run.unfinished) {
+        out.resize(mark);  // not there yet: again once it is whole
+        break;
+      }
+      if (!e && a.in.max_message != 0 && r.position() > a.in.max_message) {
+        out.resize(mark);
+        std::fflush(stdout);
+        std::fprintf(stderr, "offset %zu: value larger than --max-message-size (%llu bytes)\n",
+                     run.offset + at, static_cast<unsigned long long>(a.in.max_message));
+        return exit_bad_input;
+      }
+      if (run.unfinished && (!e || e.code == mpk::errc::truncated)) {
+        if (run.error) e = run.error;
+        if (!e) e = {mpk::errc::truncated, run.offset};
+      }
+      if (e) return fail(e);
+      at += r.position();
+      ++count;
+      if (whole && in.per_value()) {
+        if (!write_out(out) || std::fflush(stdout) != 0) return fail({mpk::errc::io_error, 0});
+        out.clear();
+      }
+    }
     // Into stdio's buffer, which input_stream flushes before it waits for input.
-    if (!write_out(out) || (!e && in.per_value() && std::fflush(stdout) != 0))
-      return {mpk::errc::io_error, 0};
+    if (!write_out(out)) return fail({mpk::errc::io_error, 0});
     out.clear();
-    return e;
-  });
+    in.took(at, count);
+    in.written();
+  }
+  return std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
 }
 
 }  // namespace mpk_tool

@@ -79,6 +79,18 @@ std::size_t progress_threshold() {
 
 }  // namespace
 
+std::size_t read_size() {
+  static const std::size_t size = [] {
+    if (const char* env = std::getenv("MPK_READ_CHUNK"); env != nullptr && *env != '\0') {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(env, &end, 10);
+      if (*end == '\0' && v != 0 && v < read_chunk) return static_cast<std::size_t>(v);
+    }
+    return read_chunk;
+  }();
+  return size;
+}
+
 progress::progress(std::size_t total)
     : total_(total), active_(total > progress_threshold() && isatty(STDERR_FILENO) == 1) {}
 
@@ -135,7 +147,9 @@ struct input_stream::impl {
   // The error to report once the values before it are handed over: a code and offset, or a
   // text (read errors, --max-message-size).
   bool failed = false;
-  bool bad = false;  // the decoder found a value malformed (its sticky error)
+  bool bad = false;         // the decoder found a value malformed (its sticky error)
+  bool need_whole = false;  // next_at_hand(): the first value held has not fully arrived
+  bool at_hand = false;     // the last run was next_at_hand()'s bytes at hand
   mpk::error err;
   std::string why;
 
@@ -151,27 +165,38 @@ struct input_stream::impl {
           std::to_string(max) + " bytes)";
   }
 
-  /// Expands the values of `run` (--records); the expanded values before an error are kept
-  /// and the error is recorded.
-  void expand(input_run& run) {
+  /// --records: expands the complete values at the front of the bytes at hand into
+  /// `expanded`. msgpackr's records are not self-delimiting MessagePack (a definition's
+  /// values follow the ext), so the decoder's boundaries do not apply: each value is expanded
+  /// from the bytes at hand, and one that does not end in them is expanded again once more
+  /// have come (once they have doubled, so that the work stays linear). Returns the raw
+  /// bytes taken (0: none complete); an error other than a cut is recorded.
+  std::size_t expand_at_hand(input_run& run) {
+    const std::span<const std::byte> held = dec.pending();
     expanded.clear();
-    std::size_t at = 0;
-    while (at < run.bytes.size()) {
+    std::size_t at = 0, count = 0;
+    while (at < held.size()) {
       const std::size_t before = expanded.size();
-      const auto end = records->expand(run.bytes, at, expanded);
+      const auto end = records->expand(held, at, expanded);
       if (!end) {
         expanded.truncate(before);  // the values before the error only
+        if (end.error().code == mpk::errc::truncated && !eof) {
+          if (count == 0) retry_at = 2 * held.size();
+          break;
+        }
         failed = true;
-        err = {end.error().code, run.offset + end.error().offset};
+        err = {end.error().code, dec.position() + end.error().offset};
         break;
       }
       at = *end;
+      ++count;
     }
-    run.bytes = expanded.bytes();
-    run.offset = expanded_offset;
-    run.unfinished = false;
+    if (count != 0) (void)dec.take(at, count);
+    run = {expanded.bytes(), expanded_offset, false, {}};
     expanded_offset += expanded.size();
+    return at;
   }
+  std::size_t retry_at = 0;  // --records: bytes to hold before expanding a cut value again
 };
 
 input_stream::input_stream(const input_args& a, const mpk::limits& lim)
@@ -232,6 +257,18 @@ bool input_stream::open() {
 input_stream::status input_stream::next(input_run& out) {
   impl& p = *p_;
   const std::uint64_t max = args_.max_message;
+  if (p.records) {
+    for (;;) {
+      if (p.failed) return status::failed;
+      if (p.dec.buffered() != 0 && (p.eof || p.dec.buffered() >= p.retry_at)) {
+        p.retry_at = 0;
+        if (p.expand_at_hand(out) != 0) return status::run;  // an error comes next call
+        if (p.failed) return status::failed;
+      }
+      if (p.eof) return status::end;
+      if (!read_more()) return status::failed;
+    }
+  }
   for (;;) {
     if (p.failed || p.done) return p.failed ? status::failed : status::end;
     // Every complete value at hand, as one run (they are back to back in the buffer).
@@ -252,7 +289,6 @@ input_stream::status input_stream::next(input_run& out) {
           if (big != 0) {  // the values before it first
             out = {msg->first(big), at, false, {}};
             p.too_large(at + big, max);
-            if (p.records) p.expand(out);
             return status::run;
           }
           p.too_large(at, max);
@@ -271,7 +307,6 @@ input_stream::status input_stream::next(input_run& out) {
     }
     if (first != nullptr) {
       out = {std::span<const std::byte>(first, size), offset, false, {}};
-      if (p.records) p.expand(out);
       return status::run;
     }
     if (p.failed) return status::failed;
@@ -284,11 +319,6 @@ input_stream::status input_stream::next(input_run& out) {
       // The cut keeps the offending byte (it has arrived), so that a reader meets the same
       // error there.
       const std::size_t cut = e.offset >= at ? std::min(held.size(), e.offset - at + 1) : 0;
-      if (p.records) {  // the expansion of a cut value would only say "truncated"
-        p.failed = true;
-        p.err = e;
-        return status::failed;
-      }
       out = {held.first(cut), at, true, e};
       return status::run;
     }
@@ -297,28 +327,32 @@ input_stream::status input_stream::next(input_run& out) {
       // The input ends inside a value: the command reads it and reports where.
       p.done = true;
       out = {p.dec.pending(), p.dec.position(), true, {}};
-      if (p.records) {
-        p.expand(out);
-        return p.failed ? status::failed : status::run;
-      }
       return status::run;
     }
+    if (!read_more()) return status::failed;
+  }
+}
+
+bool input_stream::read_more() {
+  impl& p = *p_;
+  const std::uint64_t max = args_.max_message;
+  {
     if (max != 0 && p.dec.buffered() > max) {
       p.too_large(p.dec.position(), max);
-      return status::failed;
+      return false;
     }
     // Everything complete has been handed over: what the command wrote goes out before
     // waiting for more input (a pipe, a socket, `tail -f`).
     if (p.live && std::fflush(stdout) != 0) {
       p.failed = true;
       p.why = std::string("mpk: cannot write standard output: ") + std::strerror(errno);
-      return status::failed;
+      return false;
     }
-    const std::span<std::byte> room = p.dec.prepare(read_chunk);
+    const std::span<std::byte> room = p.dec.prepare(read_size());
     if (room.empty()) {
       p.failed = true;
       p.err = p.dec.error();
-      return status::failed;
+      return false;
     }
     ssize_t n;
     do {
@@ -328,11 +362,37 @@ input_stream::status input_stream::next(input_run& out) {
       p.failed = true;
       p.why = "mpk: cannot read " + p.name + ": " + std::strerror(errno);
       p.dec.commit(0);
-      return status::failed;
+      return false;
     }
     p.dec.commit(static_cast<std::size_t>(n));
     if (n == 0) p.eof = true;
   }
+  return true;
+}
+
+input_stream::status input_stream::next_at_hand(input_run& out) {
+  impl& p = *p_;
+  for (;;) {
+    if (p.failed || p.done) return p.failed ? status::failed : status::end;
+    if (p.need_whole || p.eof || p.records) {
+      // The decoder's scan takes it from here (one value; or the end).
+      p.need_whole = false;
+      p.at_hand = false;  // taken by the decoder already
+      return next(out);
+    }
+    if (p.dec.buffered() != 0) {
+      out = {p.dec.pending(), p.dec.position(), false, {}};
+      p.at_hand = true;
+      return status::run;
+    }
+    if (!read_more()) return status::failed;
+  }
+}
+
+void input_stream::took(std::size_t n, std::size_t count) {
+  if (!p_->at_hand) return;  // a value from next(): the decoder took it
+  p_->at_hand = false;
+  if (count == 0 || !p_->dec.take(n, count)) p_->need_whole = true;
 }
 
 void input_stream::report_error() const {

@@ -73,6 +73,10 @@ struct input_args {
 /// Bytes read from the input at a time (the fixed part of the memory bound).
 inline constexpr std::size_t read_chunk = std::size_t{256} << 10;
 
+/// read_chunk, or fewer bytes when the environment variable MPK_READ_CHUNK says so (for the
+/// tool's tests: MPK_READ_CHUNK=1 splits the input at every byte; docs/cli.md).
+std::size_t read_size();
+
 /// A run of the input handed to a command: complete top-level values back to back, or, once
 /// the input has ended inside a value, that unfinished value (the command reads it as it
 /// reads any other, so it reports exactly where and why it ends).
@@ -107,6 +111,15 @@ class input_stream {
   /// value over --max-message-size, a read error, a records error): report_error() prints
   /// it. The values before an error are always handed over first.
   status next(input_run& out);
+  /// For a command that finds where values end as it reads them (mpk get: one pass instead
+  /// of the decoder's and its own): the bytes at hand as a run that may end inside a value,
+  /// reading first when none are held. The command then says with took() how many bytes of
+  /// complete values it has handled. When it could handle none (the first value has not
+  /// fully arrived), the next call waits for that value whole and hands it over alone.
+  /// Unfinished and malformed values, and the end, come as from next().
+  status next_at_hand(input_run& out);
+  /// `n` bytes, `count` values, of the last next_at_hand() run are handled.
+  void took(std::size_t n, std::size_t count);
   /// Prints the error of status::failed on stderr.
   void report_error() const;
 
@@ -118,6 +131,8 @@ class input_stream {
   bool per_value() const noexcept { return args_.unbuffered; }
 
  private:
+  /// Reads once into the decoder (flushing live output first); false on an error (recorded).
+  bool read_more();
   struct impl;
   const input_args& args_;
   impl* p_;

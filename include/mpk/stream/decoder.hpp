@@ -218,6 +218,19 @@ class stream_decoder {
   /// caller may read it with a reader to report exactly where it is cut (finish() gives the
   /// offset where it starts).
   std::span<const std::byte> pending() const noexcept { return {buf_ + begin_, end_ - begin_}; }
+  /// Takes the first `n` bytes of pending() as `count` complete messages that the caller
+  /// has read itself with a reader over pending(), which finds where each ends as it reads:
+  /// one pass over the bytes instead of next()'s and the caller's. `n` must be where a
+  /// message ends. Returns false, taking nothing, when `n` is more than buffered(), after an
+  /// error, in element-wise mode, or when a message is being scanned (next() has said "not
+  /// complete yet": take it with next()).
+  bool take(std::size_t n, std::size_t count) noexcept {
+    if (err_ || scanning_ || options_.elements || n > end_ - begin_) return false;
+    plain_ = false;
+    begin_ += n;
+    messages_ += count;
+    return true;
+  }
   /// The buffer's capacity in bytes.
   std::size_t capacity() const noexcept { return cap_; }
   /// A work counter: bytes at hand that the structural scans walked over (the one-pass
