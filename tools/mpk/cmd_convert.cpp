@@ -44,11 +44,19 @@ namespace {
 /// one number; at the end of the input everything held is complete.
 class json_splitter {
  public:
+  /// `max`: the largest text allowed (0: no bound); see too_large().
+  explicit json_splitter(std::uint64_t max) : max_(max) {}
+
   /// Scans `text` from where the last call stopped; returns the offset just past the last
-  /// complete text (0 when none is complete yet).
+  /// complete text (0 when none is complete yet). Stops at a text longer than the bound.
   std::size_t scan(std::string_view text) {
-    for (; pos_ < text.size(); ++pos_) {
+    for (; pos_ < text.size() && !too_large_; ++pos_) {
+      if (start_ != npos && max_ != 0 && pos_ - start_ >= max_) {
+        too_large_ = true;
+        break;
+      }
       const char c = text[pos_];
+      if (start_ == npos && c != ' ' && c != '\t' && c != '\n' && c != '\r') start_ = pos_;
       if (in_string_) {
         if (escape_) {
           escape_ = false;
@@ -56,14 +64,14 @@ class json_splitter {
           escape_ = true;
         } else if (c == '"') {
           in_string_ = false;
-          if (depth_ == 0) complete_ = pos_ + 1;
+          if (depth_ == 0) end_text(pos_ + 1);
         }
         continue;
       }
       if (in_token_) {
         if (!ends_token(c)) continue;
         in_token_ = false;
-        complete_ = pos_;
+        end_text(pos_);
       }
       switch (c) {
         case ' ':
@@ -81,7 +89,7 @@ class json_splitter {
         case ']':
         case '}':
           if (depth_ > 0) --depth_;
-          if (depth_ == 0) complete_ = pos_ + 1;  // a stray one too: simdjson says why
+          if (depth_ == 0) end_text(pos_ + 1);  // a stray one too: simdjson says why
           break;
         default:
           if (depth_ == 0) in_token_ = true;
@@ -94,13 +102,25 @@ class json_splitter {
   void taken(std::size_t n) {
     pos_ -= n;
     complete_ -= n;
+    if (start_ != npos) start_ -= n;
   }
+  /// Whether scan() met a text longer than the bound; it starts at text_start().
+  bool too_large() const noexcept { return too_large_; }
+  std::size_t text_start() const noexcept { return start_; }
 
  private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  void end_text(std::size_t end) {
+    complete_ = end;
+    start_ = npos;
+  }
   static bool ends_token(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '[' || c == '{' ||
            c == ']' || c == '}' || c == ',' || c == ':';
   }
+  std::uint64_t max_;
+  bool too_large_ = false;
+  std::size_t start_ = npos;  // where the text being scanned starts
   std::size_t pos_ = 0;
   std::size_t complete_ = 0;
   std::size_t depth_ = 0;
@@ -133,7 +153,7 @@ int run_from_json(const from_json_args& a) {
   const mpk::from_json_options options{.lossless = a.lossless};
   std::string text;      // from the start of the first text not yet converted
   std::size_t base = 0;  // its offset in the input
-  json_splitter split;
+  json_splitter split(a.in.max_message);
   mpk::buffer out;
   std::string why;
   int status = exit_ok;
@@ -181,16 +201,21 @@ int run_from_json(const from_json_args& a) {
       break;
     }
     text.resize(held + static_cast<std::size_t>(n));
-    if (n == 0) {
-      // The end: whatever is held is complete (or wrong, which simdjson says).
-      if (text.find_first_not_of(" \t\r\n") != std::string::npos) (void)convert(text.size());
+    // At the end, whatever is held is complete (or wrong, which simdjson says).
+    std::size_t complete = split.scan(text);  // the bound applies to the last text too
+    if (n == 0 && !split.too_large()) complete = text.size();
+    if (split.too_large()) {
+      // The texts before it, then the error at its start.
+      const std::size_t start = split.text_start();
+      if (complete != 0 && !convert(complete)) break;
+      std::fflush(stdout);
+      std::fprintf(stderr, "offset %zu: value larger than --max-message-size (%llu bytes)\n",
+                   base + start - complete, static_cast<unsigned long long>(a.in.max_message));
+      status = exit_bad_input;
       break;
     }
-    const std::size_t complete = split.scan(text);
-    if (a.in.max_message != 0 && text.size() - complete > a.in.max_message) {
-      std::fprintf(stderr, "offset %zu: value larger than --max-message-size (%llu bytes)\n",
-                   base + complete, static_cast<unsigned long long>(a.in.max_message));
-      status = exit_bad_input;
+    if (n == 0) {
+      if (text.find_first_not_of(" \t\r\n") != std::string::npos) (void)convert(text.size());
       break;
     }
     if (complete != 0 && !convert(complete)) break;
