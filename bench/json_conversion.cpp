@@ -21,7 +21,7 @@
 #include <mpk/writer.hpp>
 
 #include <sys/resource.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -29,6 +29,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <span>
@@ -225,7 +226,8 @@ double run_cpu_seconds(const std::string& command) {
   getrusage(RUSAGE_CHILDREN, &after);
   if (status != 0) return -1;
   auto seconds = [](const timeval& a, const timeval& b) {
-    return static_cast<double>(b.tv_sec - a.tv_sec) + static_cast<double>(b.tv_usec - a.tv_usec) * 1e-6;
+    return static_cast<double>(b.tv_sec - a.tv_sec) +
+           static_cast<double>(b.tv_usec - a.tv_usec) * 1e-6;
   };
   return seconds(before.ru_utime, after.ru_utime) + seconds(before.ru_stime, after.ru_stime);
 }
@@ -243,22 +245,35 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
   const std::string tool = MPK_BENCH_TOOL;
   const std::string jq = "/usr/bin/jq";
   if (!std::ifstream(jq)) {
-    std::printf("  [skip] CLI cells: %s is not installed (scripts/setup installs it)\n", jq.c_str());
+    std::printf("  [skip] CLI cells: %s is not installed (scripts/setup installs it)\n",
+                jq.c_str());
     return true;
   }
   mpk::buffer doc;
   {
     mpk::writer w(doc);
-    if (!documents::write_case(w, "medium") || !w.ok()) return report(false, "mpk writes W7 medium", "");
+    if (!documents::write_case(w, "medium") || !w.ok())
+      return report(false, "mpk writes W7 medium", "");
   }
   const std::size_t target = cfg.quick ? std::size_t{8} << 20 : std::size_t{128} << 20;
   const std::size_t copies = target / doc.size() + 1;
-  const std::string dir = cfg.out_dir.empty() ? std::string("/tmp") : cfg.out_dir;
+  // The input is scratch, outside the results folder (which holds sources of the report):
+  // a folder of the system's temporary directory, removed at exit.
+  static const std::string& dir = *new std::string([] {  // kept for the atexit handler
+    std::string d =
+        (std::filesystem::temp_directory_path() / ("mpk_bench_cli." + std::to_string(::getpid())))
+            .string();
+    std::filesystem::create_directories(d);
+    return d;
+  }());
+  static const bool cleanup = std::atexit([] { std::filesystem::remove_all(dir); }) == 0;
+  (void)cleanup;
   const std::string input = dir + "/cli_w7_medium.msgpack";
   {
     std::ofstream out(input, std::ios::binary);
     for (std::size_t i = 0; i < copies; ++i)
-      out.write(reinterpret_cast<const char*>(doc.data()), static_cast<std::streamsize>(doc.size()));
+      out.write(reinterpret_cast<const char*>(doc.data()),
+                static_cast<std::streamsize>(doc.size()));
     if (!out) return report(false, "writes " + input, "");
   }
   const std::size_t bytes = copies * doc.size();
@@ -271,12 +286,14 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
   const std::string got = dir + "/cli_get.out", want = dir + "/cli_jq.out";
   const bool ran = run_cpu_seconds(get + " > '" + got + "'") >= 0 &&
                    run_cpu_seconds(via_jq + " > '" + want + "'") >= 0;
-  const std::string a = ran ? read_file(got) : std::string(), b = ran ? read_file(want) : std::string();
+  const std::string a = ran ? read_file(got) : std::string(),
+                    b = ran ? read_file(want) : std::string();
   const bool same = ran && !a.empty() && a == b &&
                     static_cast<std::size_t>(std::count(a.begin(), a.end(), '\n')) == copies;
   if (say)
-    report(same, "mpk get .bool equals mpk to-json | jq -c .bool on " + std::to_string(copies) +
-                     " W7 medium documents",
+    report(same,
+           "mpk get .bool equals mpk to-json | jq -c .bool on " + std::to_string(copies) +
+               " W7 medium documents",
            ran ? "" : "a command failed");
   if (!same) return false;
   std::remove(got.c_str());
@@ -294,7 +311,8 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
       {"mpk_get", get}, {"mpk_to_json", to_json}, {"to_json_jq", via_jq}};
   for (const auto& [impl, command] : cells) {
     const std::string cmd = command + " > /dev/null";
-    t.add("cli_select_w7_medium", impl, "same text: mpk get and to-json | jq compared before timing",
+    t.add("cli_select_w7_medium", impl,
+          "same text: mpk get and to-json | jq compared before timing",
           "a child process per pass; manual time: its CPU time",
           [cmd, bytes](benchmark::State& st) {
             for (auto _ : st) {

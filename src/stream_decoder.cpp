@@ -190,14 +190,7 @@ result<std::span<const std::byte>> stream_decoder::next_all() noexcept {
     if (r.error().code != errc::truncated) return fail(r.error());
   }
   // The message at begin_ does not end in the bytes at hand: the resumable scan.
-  const std::size_t e = scan();
-  if (e == 0) {
-    if (err_) return err_;
-    return std::span<const std::byte>{};
-  }
-  const std::span<const std::byte> s(buf_ + begin_, e - begin_);
-  consume(e - begin_);
-  return s;
+  return yield(scan());
 }
 
 result<bool> stream_decoder::next(document& doc, document_options options) {

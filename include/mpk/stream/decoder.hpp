@@ -131,16 +131,7 @@ class stream_decoder {
   /// Errors (offset in the stream): errc::invalid_marker, errc::limit_exceeded,
   /// errc::depth_exceeded, errc::out_of_memory (the nesting stack), errc::type_mismatch
   /// (with `elements`: a top-level value that is no container), and any earlier error.
-  result<std::span<const std::byte>> next() noexcept {
-    const std::size_t e = unit_end();
-    if (e == 0) {
-      if (err_) return err_;
-      return std::span<const std::byte>{};
-    }
-    const std::span<const std::byte> s(buf_ + begin_, e - begin_);
-    consume(e - begin_);
-    return s;
-  }
+  result<std::span<const std::byte>> next() noexcept { return yield(unit_end()); }
 
   /// Every complete message at hand, back to back, as one view into the buffer: what
   /// repeated next() calls would yield until "not complete yet", in one call (one reader
@@ -347,6 +338,18 @@ class stream_decoder {
     if (!r.at_end()) return fail({errc::trailing_bytes, r.position()});
     consume(e - begin_);
     return true;
+  }
+
+  /// The unit at begin_ that ends at buffer offset `e` (taken), or, when `e` is 0, the error
+  /// or "not complete yet".
+  result<std::span<const std::byte>> yield(std::size_t e) noexcept {
+    if (e == 0) {
+      if (err_) return err_;
+      return std::span<const std::byte>{};
+    }
+    const std::span<const std::byte> s(buf_ + begin_, e - begin_);
+    consume(e - begin_);
+    return s;
   }
 
   /// Takes `n` bytes at begin_ as one yielded unit.
