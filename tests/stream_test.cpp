@@ -149,7 +149,9 @@ TEST(StreamDecoder, EverySplitPointEqualsOneShot) {
 }
 
 TEST(StreamDecoder, NextAllYieldsTheCompleteMessagesAtHandAtEverySplitPoint) {
-  const auto [input, sizes] = mixed_stream();
+  const auto mixed = mixed_stream();  // not a structured binding: the lambda below uses it
+  const bytes& input = mixed.first;
+  const std::vector<std::size_t>& sizes = mixed.second;
   for (std::size_t cut = 0; cut <= input.size(); ++cut) {
     for (std::size_t cut2 : {cut, std::min(cut + 1, input.size()), (cut + input.size()) / 2}) {
       mpk::stream_decoder dec;
