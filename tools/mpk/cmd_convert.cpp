@@ -1,8 +1,4 @@
 // mpk to-json / mpk from-json.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <mpk/buffer.hpp>
 #include <mpk/json.hpp>
 
@@ -132,22 +128,10 @@ class json_splitter {
 }  // namespace
 
 int run_from_json(const from_json_args& a) {
-  const std::string& file = a.in.file;
-  int fd = STDIN_FILENO;
-  const std::string name = file.empty() || file == "-" ? "standard input" : file;
-  if (!(file.empty() || file == "-")) {
-    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      std::fprintf(stderr, "mpk: cannot open %s: %s\n", file.c_str(), std::strerror(errno));
-      return exit_bad_input;
-    }
-  }
-  struct stat st {};
-  std::size_t total = 0;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) total = static_cast<std::size_t>(st.st_size);
-  struct stat so {};
-  const bool live = a.in.unbuffered || ::fstat(STDOUT_FILENO, &so) != 0 || !S_ISREG(so.st_mode);
-  progress bar(total);
+  input_file file;
+  if (!file.open(a.in.file, a.in.unbuffered)) return exit_bad_input;
+  const bool live = file.live();
+  progress bar(file.size());
   bar.update(0);
 
   const mpk::from_json_options options{.lossless = a.lossless};
@@ -191,12 +175,9 @@ int run_from_json(const from_json_args& a) {
   for (;;) {
     const std::size_t held = text.size();
     text.resize(held + read_size());
-    ssize_t n;
-    do {
-      n = ::read(fd, text.data() + held, read_size());
-    } while (n < 0 && errno == EINTR);
+    const long n =
+        file.read(std::as_writable_bytes(std::span<char>(text.data() + held, read_size())));
     if (n < 0) {
-      std::fprintf(stderr, "mpk: cannot read %s: %s\n", name.c_str(), std::strerror(errno));
       status = exit_bad_input;
       break;
     }
@@ -220,7 +201,6 @@ int run_from_json(const from_json_args& a) {
     }
     if (complete != 0 && !convert(complete)) break;
   }
-  if (fd != STDIN_FILENO) ::close(fd);
   if (std::fflush(stdout) != 0 && status == exit_ok) status = exit_bad_input;
   return status;
 }

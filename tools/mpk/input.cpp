@@ -105,6 +105,41 @@ void progress::show(std::size_t done) {
   next_ = total_ * (percent + 1) / 100;
 }
 
+// --- input_file --------------------------------------------------------------------------
+
+input_file::~input_file() {
+  if (own_) ::close(fd_);
+}
+
+bool input_file::open(const std::string& path, bool unbuffered) {
+  if (path.empty() || path == "-") {
+    fd_ = STDIN_FILENO;
+    name_ = "standard input";
+  } else {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      std::fprintf(stderr, "mpk: cannot open %s: %s\n", path.c_str(), std::strerror(errno));
+      return false;
+    }
+    own_ = true;
+    name_ = path;
+  }
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) size_ = static_cast<std::size_t>(st.st_size);
+  struct stat out {};
+  live_ = unbuffered || ::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode);
+  return true;
+}
+
+long input_file::read(std::span<std::byte> out) {
+  ssize_t n;
+  do {
+    n = ::read(fd_, out.data(), std::min(out.size(), read_size()));
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) std::fprintf(stderr, "mpk: cannot read %s: %s\n", name_.c_str(), std::strerror(errno));
+  return static_cast<long>(n);
+}
+
 // --- input_stream ------------------------------------------------------------------------
 
 namespace {
@@ -135,18 +170,15 @@ struct input_stream::impl {
                                     : static_cast<std::size_t>(-1)}) {}
 
   mpk::stream_decoder dec;
-  int fd = -1;
-  bool own_fd = false;
-  std::string name;  // for read errors
-  bool live = false;
+  input_file file;
   bool eof = false;
   bool done = false;  // the unfinished value was handed over, or the error reported
-  std::size_t total = 0;
   std::optional<progress> bar;
 
   // The error to report once the values before it are handed over: a code and offset, or a
   // text (read errors, --max-message-size).
   bool failed = false;
+  bool reported = false;    // the error is printed already
   bool bad = false;         // the decoder found a value malformed (its sticky error)
   bool need_whole = false;  // next_at_hand(): the first value held has not fully arrived
   bool at_hand = false;     // the last run was next_at_hand()'s bytes at hand
@@ -203,31 +235,13 @@ input_stream::input_stream(const input_args& a, const mpk::limits& lim)
     : args_(a), p_(new impl(a, lim)) {}
 
 input_stream::~input_stream() {
-  if (p_->own_fd) ::close(p_->fd);
   delete p_;
 }
 
 bool input_stream::open() {
   impl& p = *p_;
-  const std::string& file = args_.file;
-  if (file.empty() || file == "-") {
-    p.fd = STDIN_FILENO;
-    p.name = "standard input";
-  } else {
-    p.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (p.fd < 0) {
-      std::fprintf(stderr, "mpk: cannot open %s: %s\n", file.c_str(), std::strerror(errno));
-      return false;
-    }
-    p.own_fd = true;
-    p.name = file;
-  }
-  struct stat st {};
-  if (::fstat(p.fd, &st) == 0 && S_ISREG(st.st_mode))
-    p.total = static_cast<std::size_t>(st.st_size);
-  p.bar.emplace(p.total);
-  struct stat out {};
-  p.live = args_.unbuffered || ::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode);
+  if (!p.file.open(args_.file, args_.unbuffered)) return false;
+  p.bar.emplace(p.file.size());
 
   const records_args& r = args_.records;
   if (!r.records && r.structures.empty()) return true;
@@ -343,7 +357,7 @@ bool input_stream::read_more() {
     }
     // Everything complete has been handed over: what the command wrote goes out before
     // waiting for more input (a pipe, a socket, `tail -f`).
-    if (p.live && std::fflush(stdout) != 0) {
+    if (p.file.live() && std::fflush(stdout) != 0) {
       p.failed = true;
       p.why = std::string("mpk: cannot write standard output: ") + std::strerror(errno);
       return false;
@@ -354,13 +368,10 @@ bool input_stream::read_more() {
       p.err = p.dec.error();
       return false;
     }
-    ssize_t n;
-    do {
-      n = ::read(p.fd, room.data(), room.size());
-    } while (n < 0 && errno == EINTR);
+    const long n = p.file.read(room);
     if (n < 0) {
       p.failed = true;
-      p.why = "mpk: cannot read " + p.name + ": " + std::strerror(errno);
+      p.reported = true;  // by input_file::read
       p.dec.commit(0);
       return false;
     }
@@ -396,6 +407,7 @@ void input_stream::took(std::size_t n, std::size_t count) {
 }
 
 void input_stream::report_error() const {
+  if (p_->reported) return;
   if (!p_->why.empty())
     std::fprintf(stderr, "%s\n", p_->why.c_str());
   else

@@ -77,6 +77,34 @@ inline constexpr std::size_t read_chunk = std::size_t{256} << 10;
 /// tool's tests: MPK_READ_CHUNK=1 splits the input at every byte; docs/cli.md).
 std::size_t read_size();
 
+/// The input file descriptor of a command (standard input for "-" or an empty name), and
+/// what the commands need to know about it and about standard output.
+class input_file {
+ public:
+  input_file() = default;
+  ~input_file();
+  input_file(const input_file&) = delete;
+  input_file& operator=(const input_file&) = delete;
+  /// Opens `path` and looks at standard output (`unbuffered`: --unbuffered). False after
+  /// printing why on stderr ("mpk: cannot open ...").
+  bool open(const std::string& path, bool unbuffered);
+  /// Reads at most `out.size()` bytes (read_size() at most), retrying on EINTR: the count,
+  /// 0 at the end, -1 after printing why ("mpk: cannot read ...") on stderr.
+  long read(std::span<std::byte> out);
+  /// The size of a regular file (for the progress line); 0 for a pipe or a terminal.
+  std::size_t size() const noexcept { return size_; }
+  /// Whether standard output is to be flushed before each wait for input: it is not a
+  /// regular file, or --unbuffered.
+  bool live() const noexcept { return live_; }
+
+ private:
+  int fd_ = -1;
+  bool own_ = false;
+  std::string name_;
+  std::size_t size_ = 0;
+  bool live_ = false;
+};
+
 /// A run of the input handed to a command: complete top-level values back to back, or, once
 /// the input has ended inside a value, that unfinished value (the command reads it as it
 /// reads any other, so it reports exactly where and why it ends).
