@@ -20,13 +20,20 @@
 #include <mpk/reader.hpp>
 #include <mpk/writer.hpp>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <span>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -192,6 +199,7 @@ struct json_data {
 struct rate_row {
   std::string case_name;
   std::string what;
+  std::string impl = "mpk";
 };
 
 std::vector<rate_row>& rate_rows() {
@@ -203,6 +211,129 @@ workload_table*& json_table() {
   static workload_table* t = nullptr;
   return t;
 }
+
+// --- the mpk tool on a file: `mpk get` against `mpk to-json | jq` and `mpk to-json` --------
+
+#ifdef MPK_BENCH_TOOL
+/// Runs `command` through /bin/sh and returns the CPU time (user + system) that it and its
+/// children took, in seconds; -1 when it fails. A pipeline's processes run at the same time,
+/// so CPU time, not wall time, is what its stages cost (and what a loaded machine disturbs
+/// least).
+double run_cpu_seconds(const std::string& command) {
+  rusage before{}, after{};
+  getrusage(RUSAGE_CHILDREN, &before);
+  const int status = std::system(command.c_str());
+  getrusage(RUSAGE_CHILDREN, &after);
+  if (status != 0) return -1;
+  auto seconds = [](const timeval& a, const timeval& b) {
+    return static_cast<double>(b.tv_sec - a.tv_sec) +
+           static_cast<double>(b.tv_usec - a.tv_usec) * 1e-6;
+  };
+  return seconds(before.ru_utime, after.ru_utime) + seconds(before.ru_stime, after.ru_stime);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The CLI cells: W7 `medium` documents, one after another in a file, one field selected per
+/// document (.bool, near the end of each: the rest is skipped).
+bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
+  const std::string tool = MPK_BENCH_TOOL;
+  const std::string jq = "/usr/bin/jq";
+  if (!std::ifstream(jq)) {
+    std::printf("  [skip] CLI cells: %s is not installed (scripts/setup installs it)\n",
+                jq.c_str());
+    return true;
+  }
+  mpk::buffer doc;
+  {
+    mpk::writer w(doc);
+    if (!documents::write_case(w, "medium") || !w.ok())
+      return report(false, "mpk writes W7 medium", "");
+  }
+  const std::size_t target = cfg.quick ? std::size_t{8} << 20 : std::size_t{128} << 20;
+  const std::size_t copies = target / doc.size() + 1;
+  // The input is scratch, outside the results folder (which holds sources of the report):
+  // a folder of the system's temporary directory, removed at exit.
+  static const std::string& dir = *new std::string([] {  // kept for the atexit handler
+    std::string d =
+        (std::filesystem::temp_directory_path() / ("mpk_bench_cli." + std::to_string(::getpid())))
+            .string();
+    std::filesystem::create_directories(d);
+    return d;
+  }());
+  static const bool cleanup = std::atexit([] { std::filesystem::remove_all(dir); }) == 0;
+  (void)cleanup;
+  const std::string input = dir + "/cli_w7_medium.msgpack";
+  {
+    std::ofstream out(input, std::ios::binary);
+    for (std::size_t i = 0; i < copies; ++i)
+      out.write(reinterpret_cast<const char*>(doc.data()),
+                static_cast<std::streamsize>(doc.size()));
+    if (!out) return report(false, "writes " + input, "");
+  }
+  const std::size_t bytes = copies * doc.size();
+  const std::string q = "'" + input + "'";
+  const std::string get = "'" + tool + "' get .bool " + q;
+  const std::string to_json = "'" + tool + "' to-json " + q;
+  const std::string via_jq = to_json + " | " + jq + " -c .bool";
+  // Verification: the three give the same text (to-json's is checked against jq's parse of
+  // the whole document instead: its field is what jq selects).
+  const std::string got = dir + "/cli_get.out", want = dir + "/cli_jq.out";
+  const bool ran = run_cpu_seconds(get + " > '" + got + "'") >= 0 &&
+                   run_cpu_seconds(via_jq + " > '" + want + "'") >= 0;
+  const std::string a = ran ? read_file(got) : std::string(),
+                    b = ran ? read_file(want) : std::string();
+  const bool same = ran && !a.empty() && a == b &&
+                    static_cast<std::size_t>(std::count(a.begin(), a.end(), '\n')) == copies;
+  if (say)
+    report(same,
+           "mpk get .bool equals mpk to-json | jq -c .bool on " + std::to_string(copies) +
+               " W7 medium documents",
+           ran ? "" : "a command failed");
+  if (!same) return false;
+  std::remove(got.c_str());
+  std::remove(want.c_str());
+
+  t.add_fact("CLI: " + std::to_string(copies) + " W7 medium documents (" + std::to_string(bytes) +
+             " bytes) in a file; CPU time of the commands and their children (user + system), "
+             "output to /dev/null");
+  t.add_implementation({"mpk_get", "mpk get .bool", "the mpk tool: `mpk get .bool FILE`"});
+  t.add_implementation({"mpk_to_json", "mpk to-json", "the mpk tool: `mpk to-json FILE`"});
+  t.add_implementation({"to_json_jq", "mpk to-json | jq", "`mpk to-json FILE | jq -c .bool`"});
+  t.add_case({"cli_select_w7_medium", "select one field, W7 medium (CLI)",
+              "one field of each document of a file, as JSON Lines; to-json alone converts all"});
+  const std::pair<const char*, std::string> cells[] = {
+      {"mpk_get", get}, {"mpk_to_json", to_json}, {"to_json_jq", via_jq}};
+  for (const auto& [impl, command] : cells) {
+    const std::string cmd = command + " > /dev/null";
+    t.add("cli_select_w7_medium", impl,
+          "same text: mpk get and to-json | jq compared before timing",
+          "a child process per pass; manual time: its CPU time",
+          [cmd, bytes](benchmark::State& st) {
+            for (auto _ : st) {
+              const double sec = run_cpu_seconds(cmd);
+              if (sec < 0) {
+                st.SkipWithError("the command failed");
+                return;
+              }
+              st.SetIterationTime(sec);
+            }
+            st.counters["ns_per_byte"] = benchmark::Counter(
+                static_cast<double>(bytes) * 1e-9,
+                benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+          })
+        ->UseManualTime()
+        ->Iterations(cfg.quick ? 1 : 3);
+    rate_rows().push_back({"cli_select_w7_medium", "W7 medium (MB/s of MessagePack)", impl});
+  }
+  return true;
+}
+#endif
 
 }  // namespace
 
@@ -334,6 +465,9 @@ bool register_json_conversion(suite& s, const run_config& cfg) {
     rate_rows().push_back({to_case, "to JSON, " + d->name + " (MB/s of MessagePack)"});
     rate_rows().push_back({from_case, "from JSON, " + d->name + " (MB/s of JSON text)"});
   }
+#ifdef MPK_BENCH_TOOL
+  if (!cfg.list_only && !register_cli_cells(t, cfg, say)) return false;
+#endif
   return true;
 }
 
@@ -341,15 +475,15 @@ void add_json_rates(suite&) {
   workload_table* t = json_table();
   if (t == nullptr) return;
   for (const rate_row& row : rate_rows()) {
-    const cell* c = t->find(row.case_name, "mpk");
+    const cell* c = t->find(row.case_name, row.impl);
     if (c == nullptr || c->ns_per_unit.empty() || !c->error.empty()) continue;
     std::vector<double> v = c->ns_per_unit;
     std::sort(v.begin(), v.end());
     const double median =
         v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
     char text[160];
-    std::snprintf(text, sizeof text, "mpk %s: %.0f MB/s (median of %zu)", row.what.c_str(),
-                  1000.0 / median, v.size());
+    std::snprintf(text, sizeof text, "%s %s: %.0f MB/s (median of %zu)", row.impl.c_str(),
+                  row.what.c_str(), 1000.0 / median, v.size());
     t->add_fact(text);
   }
 }

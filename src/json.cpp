@@ -651,7 +651,11 @@ class converter {
   MPK_JSON_COLD error write_float32(float f, std::size_t at) {
     if (!o_.lossless) {
       if (!std::isfinite(f)) return {errc::out_of_range, at};
-      detail::append_float(out_.flushed(), f);
+      // Every JSON reader reads a number as a double: the text is that of the double the
+      // float is exactly (2^48 reads back as 281474976710656, not as 2.8147498e+14, whose
+      // nearest double is another number). The float's own shortest text is lossless
+      // mode's ($float32, read back as a float).
+      detail::append_double(out_.flushed(), static_cast<double>(f));
       return {};
     }
     out_ += pretty() ? "{\"$float32\": " : "{\"$float32\":";

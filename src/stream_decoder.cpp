@@ -159,6 +159,40 @@ result<std::size_t> stream_decoder::read_from(stream_source& source, std::size_t
   return *n;
 }
 
+result<std::span<const std::byte>> stream_decoder::next_all() noexcept {
+  if (options_.elements) return mpk::error{errc::invalid_argument, position()};
+  if (err_) return err_;
+  if (!scanning_) {
+    // One reader from message to message; it stops at the first that does not end (or is
+    // malformed), whose start is the end of the run.
+    reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_limits_);
+    std::size_t end = 0;
+    std::size_t count = 0;
+    while (!r.at_end()) {
+      r.skip();
+      if (!r.ok()) break;
+      end = r.position();
+      ++count;
+    }
+    scanned_ += r.ok() ? end : end_ - begin_;
+    if (count != 0) {
+      const std::span<const std::byte> s(buf_ + begin_, end);
+      plain_ = false;
+      begin_ += end;
+      messages_ += count;
+      // The unfinished message after the run goes to the resumable scan now, so that the
+      // next call does not walk it from its start again (scanned_bytes() stays within
+      // twice the bytes fed). A malformed one is found again by the next call.
+      if (!r.ok() && r.error().code == errc::truncated) (void)scan();
+      return s;
+    }
+    if (r.ok()) return std::span<const std::byte>{};  // nothing held
+    if (r.error().code != errc::truncated) return fail(r.error());
+  }
+  // The message at begin_ does not end in the bytes at hand: the resumable scan.
+  return yield(scan());
+}
+
 result<bool> stream_decoder::next(document& doc, document_options options) {
   if (err_) return err_;
   if (const std::size_t s = start_unit(); s != ready)

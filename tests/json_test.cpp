@@ -97,7 +97,10 @@ TEST(ToJson, Scalars) {
   EXPECT_EQ(json_of("d0 05"), "5\n");  // a non-minimal sint holding a positive value
   EXPECT_EQ(json_of("cb 3f f0 00 00 00 00 00 00"), "1.0\n");
   EXPECT_EQ(json_of("cb 7e 37 e4 3c 88 00 75 9c"), "1e+300\n");
-  EXPECT_EQ(json_of("ca 3d cc cc cd"), "0.1\n");  // float32 0.1f: its own shortest text
+  // float32: the text of the double it is exactly, which a JSON reader reads back to it.
+  EXPECT_EQ(json_of("ca 3d cc cc cd"), "0.10000000149011612\n");
+  EXPECT_EQ(json_of("ca 57 80 00 00"), "281474976710656.0\n");  // 2^48, not 2.8147498e+14
+  EXPECT_EQ(json_of("ca 3f c0 00 00"), "1.5\n");
   EXPECT_EQ(json_of("c4 03 01 02 03"), "\"AQID\"\n");
   EXPECT_EQ(json_of("d5 07 01 02"), "{\"type\":7,\"data\":\"AQI=\"}\n");
 }

@@ -148,6 +148,78 @@ TEST(StreamDecoder, EverySplitPointEqualsOneShot) {
   }
 }
 
+TEST(StreamDecoder, NextAllYieldsTheCompleteMessagesAtHandAtEverySplitPoint) {
+  const auto mixed = mixed_stream();  // not a structured binding: the lambda below uses it
+  const bytes& input = mixed.first;
+  const std::vector<std::size_t>& sizes = mixed.second;
+  for (std::size_t cut = 0; cut <= input.size(); ++cut) {
+    for (std::size_t cut2 : {cut, std::min(cut + 1, input.size()), (cut + input.size()) / 2}) {
+      mpk::stream_decoder dec;
+      bytes got;
+      std::size_t from = 0;
+      auto drain = [&] {
+        for (;;) {
+          const std::size_t at = dec.position();
+          auto run = dec.next_all();
+          ASSERT_TRUE(run.has_value()) << run.error().to_string();
+          if (run->empty()) return;
+          EXPECT_EQ(at, got.size());  // runs are back to back, from where the last ended
+          got.insert(got.end(), run->begin(), run->end());
+          // A run ends at a message boundary.
+          std::size_t end = 0;
+          for (std::size_t s : sizes) {
+            if (end >= got.size()) break;
+            end += s;
+          }
+          EXPECT_EQ(end, got.size()) << "cut " << cut << " " << cut2;
+        }
+      };
+      for (std::size_t c : {cut, cut2, input.size()}) {
+        if (c < from) continue;
+        ASSERT_TRUE(dec.feed(view(input).subspan(from, c - from)).has_value());
+        from = c;
+        drain();
+      }
+      EXPECT_EQ(got, input) << "cut " << cut;
+      EXPECT_EQ(dec.messages(), sizes.size());
+      EXPECT_TRUE(dec.pending().empty());
+      EXPECT_TRUE(dec.finish().has_value());
+      EXPECT_LE(dec.scanned_bytes(), 2 * input.size());
+    }
+  }
+}
+
+TEST(StreamDecoder, NextAllYieldsTheRunBeforeAMalformedMessageThenItsError) {
+  const bytes input = {std::byte{0x01}, std::byte{0x92}, std::byte{0x02}, std::byte{0x03},
+                       std::byte{0x91}, std::byte{0xc1}, std::byte{0x04}};
+  mpk::stream_decoder dec;
+  ASSERT_TRUE(dec.feed(view(input)).has_value());
+  auto run = dec.next_all();
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->size(), 4u);  // 01 and [2, 3]
+  EXPECT_EQ(dec.messages(), 2u);
+  run = dec.next_all();
+  ASSERT_FALSE(run.has_value());
+  EXPECT_EQ(run.error().code, mpk::errc::invalid_marker);
+  EXPECT_EQ(run.error().offset, 5u);
+  EXPECT_EQ(dec.pending().size(), 3u);  // the malformed message onwards
+}
+
+TEST(StreamDecoder, PendingIsTheUnfinishedMessageAtTheEnd) {
+  const bytes input = {std::byte{0x01}, std::byte{0x93}, std::byte{0x02}};
+  mpk::stream_decoder dec;
+  ASSERT_TRUE(dec.feed(view(input)).has_value());
+  auto run = dec.next_all();
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->size(), 1u);
+  run = dec.next_all();
+  ASSERT_TRUE(run.has_value());
+  EXPECT_TRUE(run->empty());
+  ASSERT_EQ(dec.pending().size(), 2u);
+  EXPECT_EQ(dec.pending()[0], std::byte{0x93});
+  EXPECT_EQ(dec.finish().error().code, mpk::errc::truncated);
+}
+
 TEST(StreamDecoder, EveryPairOfSplitPointsInsideOneMessage) {
   // Two cuts inside the same (nested) message: the scan resumes twice.
   const auto [input, sizes] = mixed_stream();

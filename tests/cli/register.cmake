@@ -23,3 +23,17 @@ if(EXISTS /usr/bin/python3)
             ${CMAKE_CURRENT_BINARY_DIR}/cli/w7)
   set_tests_properties(cli.w7_matches_msgpack_python PROPERTIES LABELS "cli;interop")
 endif()
+
+# A value's output arrives before the next value is sent, through a real pipe.
+add_test(NAME cli.live_pipe
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pipe_check.sh $<TARGET_FILE:mpk_tool>)
+set_tests_properties(cli.live_pipe PROPERTIES LABELS cli)
+
+# The slow tier (Release builds only, not in scripts/test: about 10 s of CPU):
+# `ctest --preset release -L slow`. 512 MiB through each streaming command, peak RSS <= 64 MiB.
+if(CMAKE_BUILD_TYPE STREQUAL "Release")
+  add_test(NAME cli.memory_512mib
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/memory_check.sh $<TARGET_FILE:mpk_tool>
+            ${CMAKE_CURRENT_BINARY_DIR}/cli/memory)
+  set_tests_properties(cli.memory_512mib PROPERTIES LABELS "cli;slow" TIMEOUT 900)
+endif()

@@ -14,6 +14,9 @@
 #   stdout.hex the expected standard output as hex digits (for MessagePack output)
 #   stderr     the expected standard error (absent: empty)
 #   status     the expected exit status
+#
+# Each case runs once more with the input read 1 byte at a time
+# (MPK_READ_CHUNK), which must change nothing.
 set -euo pipefail
 mpk=$1
 case_dir=$2
@@ -88,5 +91,35 @@ want_status=$(cat "$case_dir/status")
 if [[ $status != "$want_status" ]]; then
   echo "--- exit status $status, expected $want_status"
   fail=1
+fi
+# The same case with the input read 1 byte at a time (MPK_READ_CHUNK=1, a split at every
+# byte): decoding
+# in pieces must give the same output, errors and status as reading it in one go.
+if [[ $fail == 0 ]]; then
+  for chunk in 1; do
+    cp "$work/stdout" "$work/stdout.whole"
+    cp "$work/stderr" "$work/stderr.whole"
+    split_status=0
+    if [[ $use_stdin == 1 ]]; then
+      MPK_READ_CHUNK=$chunk "$mpk" "${args[@]}" <"$input" >"$work/stdout" 2>"$work/stderr" ||
+        split_status=$?
+    else
+      MPK_READ_CHUNK=$chunk "$mpk" "${args[@]}" </dev/null >"$work/stdout" 2>"$work/stderr" ||
+        split_status=$?
+    fi
+    for f in stdout stderr; do
+      if ! cmp -s "$work/$f.whole" "$work/$f"; then
+        echo "--- $f differs when the input is read $chunk byte(s) at a time:"
+        diff "$work/$f.whole" "$work/$f" | head -20 || true
+        fail=1
+      fi
+    done
+    if [[ $split_status != "$status" ]]; then
+      echo "--- exit status $split_status when read $chunk byte(s) at a time, expected $status"
+      fail=1
+    fi
+    cp "$work/stdout.whole" "$work/stdout"
+    cp "$work/stderr.whole" "$work/stderr"
+  done
 fi
 exit $fail

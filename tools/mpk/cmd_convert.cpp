@@ -2,62 +2,207 @@
 #include <mpk/buffer.hpp>
 #include <mpk/json.hpp>
 
+#include <cerrno>
+#include <cstring>
+
 #include "tool.hpp"
 
 namespace mpk_tool {
 
 int run_to_json(const to_json_args& a) {
-  std::vector<std::byte> in;
-  mpk::error records_error;  // --records: an error after the values expanded before it
-  if (!load_input(a.file, a.records, in, records_error)) return exit_bad_input;
-  mpk::reader r(std::span<const std::byte>(in.data(), in.size()));
+  input_stream in(a.in, mpk::limits{});
+  if (!in.open()) return exit_bad_input;
   const mpk::to_json_options options{.lossless = a.lossless, .pretty = a.pretty};
-  progress bar(in.size());
+  // About 1 MiB of JSON Lines at a time; one value at a time with --unbuffered.
+  const std::size_t stop_after = in.per_value() ? 1 : std::size_t{1} << 20;
   std::string out;
-  while (!r.at_end()) {
-    // About 1 MiB of JSON Lines at a time.
-    const auto res = mpk::to_json_lines(r, out, options, std::size_t{1} << 20);
-    if (!res) {
-      // What converted before the error is written, then the error.
-      if (!write_out(out)) return exit_bad_input;
-      std::fflush(stdout);
-      report(res.error());
-      return exit_bad_input;
+  return for_each_run(in, [&](const input_run& run) -> mpk::error {
+    mpk::reader r(run.bytes);
+    while (!r.at_end()) {
+      out.clear();
+      const auto res = mpk::to_json_lines(r, out, options, stop_after);
+      // What converted before an error is written, then the error.
+      if (!write_out(out)) return {mpk::errc::io_error, 0};
+      if (!res) return {res.error().code, run.offset + res.error().offset};
+      if (in.per_value() && std::fflush(stdout) != 0) return {mpk::errc::io_error, 0};
     }
-    if (!write_out(out)) return exit_bad_input;
-    out.clear();
-    bar.update(r.position());
-  }
-  if (records_error) {
-    if (write_out(out)) std::fflush(stdout);
-    report(records_error);
-    return exit_bad_input;
-  }
-  return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
+    return {};
+  });
 }
 
+namespace {
+
+/// Finds where complete JSON texts end in a growing text, resuming where it stopped: the
+/// texts of JSON Lines, or of JSON texts one after another. Only the structure is followed
+/// (brackets, strings and their escapes, bare tokens at the top level); whether a text is
+/// valid JSON is simdjson's business, later. A bare top-level token (a number, true, ...)
+/// ends at the first byte that cannot be part of it, so "12" then "3" in the next read is
+/// one number; at the end of the input everything held is complete.
+class json_splitter {
+ public:
+  /// `max`: the largest text allowed (0: no bound); see too_large().
+  explicit json_splitter(std::uint64_t max) : max_(max) {}
+
+  /// Scans `text` from where the last call stopped; returns the offset just past the last
+  /// complete text (0 when none is complete yet). Stops at a text longer than the bound.
+  std::size_t scan(std::string_view text) {
+    for (; pos_ < text.size() && !too_large_; ++pos_) {
+      if (start_ != npos && max_ != 0 && pos_ - start_ >= max_) {
+        too_large_ = true;
+        break;
+      }
+      const char c = text[pos_];
+      if (start_ == npos && c != ' ' && c != '\t' && c != '\n' && c != '\r') start_ = pos_;
+      if (in_string_) {
+        if (escape_) {
+          escape_ = false;
+        } else if (c == '\\') {
+          escape_ = true;
+        } else if (c == '"') {
+          in_string_ = false;
+          if (depth_ == 0) end_text(pos_ + 1);
+        }
+        continue;
+      }
+      if (in_token_) {
+        if (!ends_token(c)) continue;
+        in_token_ = false;
+        end_text(pos_);
+      }
+      switch (c) {
+        case ' ':
+        case '\t':
+        case '\n':
+        case '\r':
+          break;
+        case '"':
+          in_string_ = true;
+          break;
+        case '[':
+        case '{':
+          ++depth_;
+          break;
+        case ']':
+        case '}':
+          if (depth_ > 0) --depth_;
+          if (depth_ == 0) end_text(pos_ + 1);  // a stray one too: simdjson says why
+          break;
+        default:
+          if (depth_ == 0) in_token_ = true;
+          break;
+      }
+    }
+    return complete_;
+  }
+  /// The first `n` bytes (complete texts) were taken from the front of the text.
+  void taken(std::size_t n) {
+    pos_ -= n;
+    complete_ -= n;
+    if (start_ != npos) start_ -= n;
+  }
+  /// Whether scan() met a text longer than the bound; it starts at text_start().
+  bool too_large() const noexcept { return too_large_; }
+  std::size_t text_start() const noexcept { return start_; }
+
+ private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  void end_text(std::size_t end) {
+    complete_ = end;
+    start_ = npos;
+  }
+  static bool ends_token(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '[' || c == '{' ||
+           c == ']' || c == '}' || c == ',' || c == ':';
+  }
+  std::uint64_t max_;
+  bool too_large_ = false;
+  std::size_t start_ = npos;  // where the text being scanned starts
+  std::size_t pos_ = 0;
+  std::size_t complete_ = 0;
+  std::size_t depth_ = 0;
+  bool in_string_ = false;
+  bool escape_ = false;
+  bool in_token_ = false;
+};
+
+}  // namespace
+
 int run_from_json(const from_json_args& a) {
-  std::vector<std::byte> in;
-  std::string why;
-  if (!read_input(a.file, in, why)) {
-    std::fprintf(stderr, "mpk: %s\n", why.c_str());
-    return exit_bad_input;
-  }
-  // simdjson parses the whole input at once: the line shows 0% until the end.
-  progress bar(in.size());
+  input_file file;
+  if (!file.open(a.in.file, a.in.unbuffered)) return exit_bad_input;
+  const bool live = file.live();
+  progress bar(file.size());
   bar.update(0);
+
+  const mpk::from_json_options options{.lossless = a.lossless};
+  std::string text;      // from the start of the first text not yet converted
+  std::size_t base = 0;  // its offset in the input
+  json_splitter split(a.in.max_message);
   mpk::buffer out;
-  const auto res =
-      mpk::from_json(std::string_view(reinterpret_cast<const char*>(in.data()), in.size()), out,
-                     {.lossless = a.lossless}, &why);
-  if (!write_out(std::string_view(reinterpret_cast<const char*>(out.data()), out.size())))
-    return exit_bad_input;
-  std::fflush(stdout);
-  if (!res) {
-    std::fprintf(stderr, "offset %zu: %s\n", res.error().offset, why.c_str());
-    return exit_bad_input;
+  std::string why;
+  int status = exit_ok;
+  // Converts the complete texts at the front of `text` (`n` bytes). False after an error.
+  auto convert = [&](std::size_t n) {
+    out.clear();
+    const auto res = mpk::from_json(std::string_view(text.data(), n), out, options, &why);
+    if (!res) {
+      // Every text before the wrong one is written (they are valid: convert them alone).
+      const std::size_t at = res.error().offset;
+      out.clear();
+      if (at != 0) (void)mpk::from_json(std::string_view(text.data(), at), out, options);
+    }
+    if (!write_out(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()))) {
+      std::fprintf(stderr, "mpk: cannot write standard output: %s\n", std::strerror(errno));
+      status = exit_bad_input;
+      return false;
+    }
+    if (!res) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "offset %zu: %s\n", base + res.error().offset, why.c_str());
+      status = exit_bad_input;
+      return false;
+    }
+    text.erase(0, n);
+    split.taken(n);
+    base += n;
+    if (live && std::fflush(stdout) != 0) {
+      status = exit_bad_input;
+      return false;
+    }
+    bar.update(base);
+    return true;
+  };
+  for (;;) {
+    const std::size_t held = text.size();
+    text.resize(held + read_size());
+    const long n =
+        file.read(std::as_writable_bytes(std::span<char>(text.data() + held, read_size())));
+    if (n < 0) {
+      status = exit_bad_input;
+      break;
+    }
+    text.resize(held + static_cast<std::size_t>(n));
+    // At the end, whatever is held is complete (or wrong, which simdjson says).
+    std::size_t complete = split.scan(text);  // the bound applies to the last text too
+    if (n == 0 && !split.too_large()) complete = text.size();
+    if (split.too_large()) {
+      // The texts before it, then the error at its start.
+      const std::size_t start = split.text_start();
+      if (complete != 0 && !convert(complete)) break;
+      std::fflush(stdout);
+      std::fprintf(stderr, "offset %zu: value larger than --max-message-size (%llu bytes)\n",
+                   base + start - complete, static_cast<unsigned long long>(a.in.max_message));
+      status = exit_bad_input;
+      break;
+    }
+    if (n == 0) {
+      if (text.find_first_not_of(" \t\r\n") != std::string::npos) (void)convert(text.size());
+      break;
+    }
+    if (complete != 0 && !convert(complete)) break;
   }
-  return exit_ok;
+  if (std::fflush(stdout) != 0 && status == exit_ok) status = exit_bad_input;
+  return status;
 }
 
 }  // namespace mpk_tool

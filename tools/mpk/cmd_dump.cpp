@@ -151,46 +151,41 @@ void describe(std::string& out, const item& it) {
 
 }  // namespace
 
-int run_dump(const std::string& file, const records_args& records) {
-  std::vector<std::byte> in;
-  mpk::error records_error;  // --records: an error after the values expanded before it
-  if (!load_input(file, records, in, records_error)) return exit_bad_input;
-  const std::span<const std::byte> input(in.data(), in.size());
-  mpk::reader r(input);
-  progress bar(in.size());
+int run_dump(const input_args& a) {
+  input_stream in(a, mpk::limits{});
+  if (!in.open()) return exit_bad_input;
   std::string out;
   std::string raw;
-  while (!r.at_end()) {
-    const mpk::error e = walk(r, input, [&](const item& it) -> mpk::error {
-      char offset[24];
-      std::snprintf(offset, sizeof offset, "%06zu  ", it.offset);
-      out += offset;
-      raw.clear();
-      append_hex(raw, it.bytes, max_raw_bytes);
-      out += raw;
-      out.append(raw_column - columns(raw) + 2 * std::size_t{it.depth}, ' ');
-      describe(out, it);
-      out += '\n';
-      if (out.size() >= (1u << 20)) {
-        if (!write_out(out)) return {mpk::errc::io_error, it.offset};
+  return for_each_run(in, [&](const input_run& run) -> mpk::error {
+    mpk::reader r(run.bytes);
+    mpk::error e;
+    while (!e && !r.at_end()) {
+      e = walk(r, run.bytes, run.offset, [&](const item& it) -> mpk::error {
+        char offset[24];
+        std::snprintf(offset, sizeof offset, "%06zu  ", it.offset);
+        out += offset;
+        raw.clear();
+        append_hex(raw, it.bytes, max_raw_bytes);
+        out += raw;
+        out.append(raw_column - columns(raw) + 2 * std::size_t{it.depth}, ' ');
+        describe(out, it);
+        out += '\n';
+        if (out.size() >= (1u << 20)) {
+          if (!write_out(out)) return {mpk::errc::io_error, it.offset};
+          out.clear();
+        }
+        return {};
+      });
+      if (in.per_value() || e) {
+        if (!write_out(out) || (!e && std::fflush(stdout) != 0)) return {mpk::errc::io_error, 0};
         out.clear();
       }
-      return {};
-    });
-    if (e) {
-      write_out(out);
-      std::fflush(stdout);
-      report(e);
-      return exit_bad_input;
     }
-    bar.update(r.position());
-  }
-  if (records_error) {
-    if (write_out(out)) std::fflush(stdout);
-    report(records_error);
-    return exit_bad_input;
-  }
-  return write_out(out) && std::fflush(stdout) == 0 ? exit_ok : exit_bad_input;
+    if (e) return e;
+    if (!write_out(out)) return {mpk::errc::io_error, 0};
+    out.clear();
+    return {};
+  });
 }
 
 }  // namespace mpk_tool

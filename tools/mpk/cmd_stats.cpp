@@ -34,61 +34,56 @@ void line(std::string& out, const char* what, const largest& l, const char* unit
 
 }  // namespace
 
-int run_stats(const std::string& file, const records_args& records) {
-  std::vector<std::byte> in;
-  mpk::error records_error;  // --records: an error after the values expanded before it
-  if (!load_input(file, records, in, records_error)) return exit_bad_input;
-  const std::span<const std::byte> input(in.data(), in.size());
-  mpk::reader r(input);
-  progress bar(in.size());
+int run_stats(const input_args& a) {
+  input_stream in(a, mpk::limits{});
+  if (!in.open()) return exit_bad_input;
   std::array<std::uint64_t, 256> by_marker{};
   std::uint64_t top = 0, all = 0;
+  std::size_t bytes = 0;
   std::uint32_t max_depth = 0;  // containers nested (a top-level array is depth 1)
   largest str, bin, ext, array, map;
-  while (!r.at_end()) {
-    const mpk::error e = walk(r, input, [&](const item& it) -> mpk::error {
-      ++by_marker[it.marker];
-      ++all;
-      switch (it.family) {
-        case mpk::type::str:
-          str.note(it.count, it.offset);
-          break;
-        case mpk::type::bin:
-          bin.note(it.count, it.offset);
-          break;
-        case mpk::type::ext:
-          ext.note(it.count, it.offset);
-          break;
-        case mpk::type::array:
-          array.note(it.count, it.offset);
-          break;
-        case mpk::type::map:
-          map.note(it.count, it.offset);
-          break;
-        default:
-          break;
-      }
-      if (mpk::is_container(it.family) && it.depth + 1 > max_depth) max_depth = it.depth + 1;
-      return {};
-    });
-    if (e) {
-      report(e);
-      return exit_bad_input;
+  const int status = for_each_run(in, [&](const input_run& run) -> mpk::error {
+    mpk::reader r(run.bytes);
+    while (!r.at_end()) {
+      const mpk::error e = walk(r, run.bytes, run.offset, [&](const item& it) -> mpk::error {
+        ++by_marker[it.marker];
+        ++all;
+        switch (it.family) {
+          case mpk::type::str:
+            str.note(it.count, it.offset);
+            break;
+          case mpk::type::bin:
+            bin.note(it.count, it.offset);
+            break;
+          case mpk::type::ext:
+            ext.note(it.count, it.offset);
+            break;
+          case mpk::type::array:
+            array.note(it.count, it.offset);
+            break;
+          case mpk::type::map:
+            map.note(it.count, it.offset);
+            break;
+          default:
+            break;
+        }
+        if (mpk::is_container(it.family) && it.depth + 1 > max_depth) max_depth = it.depth + 1;
+        return {};
+      });
+      if (e) return e;
+      ++top;
     }
-    ++top;
-    bar.update(r.position());
-  }
-  if (records_error) {
-    report(records_error);
-    return exit_bad_input;
-  }
+    bytes = run.offset + run.bytes.size();
+    return {};
+  });
+  if (status != exit_ok) return status;
 
   std::string out;
   char buf[128];
   std::snprintf(buf, sizeof buf, "values         %llu top-level, %llu in all\n",
                 static_cast<unsigned long long>(top), static_cast<unsigned long long>(all));
   out += buf;
-  std::snprintf(buf, sizeof buf, "bytes          %zu\n", in.size());
+  std::snprintf(buf, sizeof buf, "bytes          %zu\n", bytes);
   out += buf;
   std::snprintf(buf, sizeof buf, "max depth      %u\n", max_depth);
   out += buf;

@@ -1,5 +1,5 @@
-// mpk validate: the reader's skip() with the limits of the flags; --utf8 walks the values to
-// check every string.
+// mpk validate: the stream decoder's structural check (the reader's skip()) with the limits
+// of the flags; unless --no-utf8, a walk of each value checks every string.
 #include <mpk/unicode.hpp>
 
 #include "tool.hpp"
@@ -7,12 +7,6 @@
 namespace mpk_tool {
 
 int run_validate(const validate_args& a) {
-  std::vector<std::byte> in;
-  std::string why;
-  if (!read_input(a.file, in, why)) {
-    std::fprintf(stderr, "mpk: %s\n", why.c_str());
-    return exit_bad_input;
-  }
   mpk::limits lim;
   lim.max_depth = a.max_depth;
   if (a.max_len >= 0) {
@@ -20,30 +14,27 @@ int run_validate(const validate_args& a) {
     lim.max_str_len = lim.max_bin_len = lim.max_ext_len = n;
     lim.max_array_len = lim.max_map_len = n;
   }
-  const std::span<const std::byte> input(in.data(), in.size());
-  mpk::reader r(input, lim);
-  progress bar(in.size());
-  while (!r.at_end()) {
-    if (a.utf8) {
-      const mpk::error e = walk(r, input, [](const item& it) -> mpk::error {
+  input_stream in(a.in, lim);
+  if (!in.open()) return exit_bad_input;
+  return for_each_run(in, [&](const input_run& run) -> mpk::error {
+    mpk::reader r(run.bytes, lim);
+    if (!a.utf8) {
+      // The decoder has checked complete values already; an unfinished one is read here.
+      if (!run.unfinished) return {};
+      while (!r.at_end() && r.ok())
+        r.skip();
+      return r.ok() ? mpk::error{} : mpk::error{r.error().code, run.offset + r.error().offset};
+    }
+    while (!r.at_end()) {
+      const mpk::error e = walk(r, run.bytes, run.offset, [](const item& it) -> mpk::error {
         if (it.family == mpk::type::str && !mpk::is_valid_utf8(it.str))
           return {mpk::errc::invalid_utf8, it.offset};
         return {};
       });
-      if (e) {
-        report(e);
-        return exit_bad_input;
-      }
-    } else {
-      r.skip();
-      if (!r.ok()) {
-        report(r.error());
-        return exit_bad_input;
-      }
+      if (e) return e;
     }
-    bar.update(r.position());
-  }
-  return exit_ok;
+    return {};
+  });
 }
 
 }  // namespace mpk_tool

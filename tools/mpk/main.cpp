@@ -1,4 +1,4 @@
-// mpk - look inside MessagePack: convert to and from JSON, dump, validate, count.
+// mpk - look inside MessagePack: convert to and from JSON, dump, validate, count, select.
 //
 // Exit status: 0 success; 1 bad input (the message on standard error is
 // "offset N: <what is wrong>") or an I/O error; 2 usage error.
@@ -22,6 +22,19 @@ int main(int argc, char** argv) {
                         "msgpackr shared structures (the bytes of pack(structures)); implies "
                         "--records");
   };
+  // The input of every command: read incrementally, each value handled as soon as it has
+  // arrived.
+  auto add_input = [&](CLI::App* command, input_args& in) {
+    command
+        ->add_option("--max-message-size", in.max_message,
+                     "largest top-level value (JSON text for from-json) in bytes, which "
+                     "bounds the memory used; default: no bound")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+    command->add_flag("--unbuffered", in.unbuffered,
+                      "flush the output after every value (it is flushed whenever the input "
+                      "waits, when the output is not a regular file)");
+    command->add_option("file", in.file, file_help);
+  };
 
   to_json_args tj;
   auto* to_json = app.add_subcommand("to-json",
@@ -30,43 +43,60 @@ int main(int argc, char** argv) {
   to_json->add_flag("--pretty", tj.pretty, "indent nested values by two spaces");
   to_json->add_flag("--lossless", tj.lossless,
                     "exact mapping ($float32, $bin, $ext, $timestamp, $str, $map objects)");
-  to_json->add_option("file", tj.file, file_help);
-  add_records(to_json, tj.records);
+  add_input(to_json, tj.in);
+  add_records(to_json, tj.in.records);
 
   from_json_args fj;
   auto* from_json = app.add_subcommand(
       "from-json", "JSON or JSON Lines to MessagePack on standard output, smallest forms");
   from_json->add_flag("--lossless", fj.lossless, "read the lossless mapping back");
-  from_json->add_option("file", fj.file, file_help);
+  add_input(from_json, fj.in);
 
-  std::string dump_file;
+  input_args dump_in;
   auto* dump = app.add_subcommand(
       "dump", "annotated listing: offset, raw bytes, format name and value, indented by depth");
-  dump->add_option("file", dump_file, file_help);
-  records_args dump_records;
-  add_records(dump, dump_records);
+  add_input(dump, dump_in);
+  add_records(dump, dump_in.records);
 
   validate_args va;
   auto* validate = app.add_subcommand(
       "validate",
-      "exit status 0 when every value is well formed within the limits, else 1 and "
-      "'offset N: <what is wrong>' on standard error");
+      "exit status 0 when every value is well formed within the limits and its strings are "
+      "UTF-8, else 1 and 'offset N: <what is wrong>' on standard error");
   validate->add_option("--max-depth", va.max_depth, "deepest nesting of arrays and maps")
       ->default_val(va.max_depth);
   validate
       ->add_option("--max-len", va.max_len,
                    "largest str/bin/ext length and array/map count (default: mpk's limits)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{0xffffffff}));
-  validate->add_flag("--utf8", va.utf8, "also check that every string is valid UTF-8");
-  validate->add_option("file", va.file, file_help);
+  bool no_utf8 = false;
+  validate->add_flag("--no-utf8", no_utf8, "do not check that strings are valid UTF-8");
+  bool utf8_flag = false;  // the former opt-in: now the default, accepted as a no-op
+  validate->add_flag("--utf8", utf8_flag, "check that strings are valid UTF-8 (the default)");
+  add_input(validate, va.in);
 
-  std::string stats_file;
+  input_args stats_in;
   auto* stats = app.add_subcommand("stats",
                                    "number of values, counts by format, maximum depth, largest "
                                    "string, binary, array and map, total bytes");
-  stats->add_option("file", stats_file, file_help);
-  records_args stats_records;
-  add_records(stats, stats_records);
+  add_input(stats, stats_in);
+  add_records(stats, stats_in.records);
+
+  get_args ga;
+  auto* get = app.add_subcommand(
+      "get",
+      "for each top-level value, what a jq-style PATH selects (.key, .\"a key\", [n], [-1], "
+      "[] for every element, chained: .items[].sku), as JSON Lines; values off the path are "
+      "skipped, not converted. Exit status 0 even when the path selects nothing");
+  get->add_option("path", ga.path, "the path: '.' for the whole value")->required();
+  get->add_flag("--raw", ga.raw, "write the selected values as MessagePack, not JSON");
+  get->add_flag("--null", ga.null,
+                "write null (0xc0 with --raw) where the path selects nothing, instead of "
+                "nothing");
+  get->add_flag("--lossless", ga.lossless, "JSON in the lossless mapping, as to-json's");
+  get->add_flag("--pretty", ga.pretty, "indent nested values by two spaces");
+  add_input(get, ga.in);
+  add_records(get, ga.in.records);
 
   try {
     app.parse(argc, argv);
@@ -81,8 +111,12 @@ int main(int argc, char** argv) {
 
   if (*to_json) return run_to_json(tj);
   if (*from_json) return run_from_json(fj);
-  if (*dump) return run_dump(dump_file, dump_records);
-  if (*validate) return run_validate(va);
-  if (*stats) return run_stats(stats_file, stats_records);
+  if (*dump) return run_dump(dump_in);
+  if (*validate) {
+    va.utf8 = !no_utf8;
+    return run_validate(va);
+  }
+  if (*stats) return run_stats(stats_in);
+  if (*get) return run_get(ga);
   return exit_usage;
 }

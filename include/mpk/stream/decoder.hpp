@@ -132,16 +132,17 @@ class MPK_API stream_decoder {
   /// Errors (offset in the stream): errc::invalid_marker, errc::limit_exceeded,
   /// errc::depth_exceeded, errc::out_of_memory (the nesting stack), errc::type_mismatch
   /// (with `elements`: a top-level value that is no container), and any earlier error.
-  result<std::span<const std::byte>> next() noexcept {
-    const std::size_t e = unit_end();
-    if (e == 0) {
-      if (err_) return err_;
-      return std::span<const std::byte>{};
-    }
-    const std::span<const std::byte> s(buf_ + begin_, e - begin_);
-    consume(e - begin_);
-    return s;
-  }
+  result<std::span<const std::byte>> next() noexcept { return yield(unit_end()); }
+
+  /// Every complete message at hand, back to back, as one view into the buffer: what
+  /// repeated next() calls would yield until "not complete yet", in one call (one reader
+  /// walks them all: cheaper than a call per message when they are small). An empty span
+  /// when the next message has not fully arrived. When a malformed message follows complete
+  /// ones, those are yielded first and the error comes with the next call. Not in
+  /// element-wise mode (errc::invalid_argument, not sticky: use next()).
+  ///
+  /// Errors: those of next().
+  result<std::span<const std::byte>> next_all() noexcept;
 
   /// Parses the next complete message into `doc` (its memory is reused). Returns true when
   /// a message was parsed, false when it has not fully arrived. Without options.copy, views
@@ -204,6 +205,24 @@ class MPK_API stream_decoder {
   std::size_t position() const noexcept { return base_ + begin_; }
   /// Bytes held: those fed and not yet taken by next().
   std::size_t buffered() const noexcept { return end_ - begin_; }
+  /// The bytes held and not yet taken by next() (a view, valid as next()'s spans). Once the
+  /// input has ended and next() has said "not complete yet", the unfinished message: a
+  /// caller may read it with a reader to report exactly where it is cut (finish() gives the
+  /// offset where it starts).
+  std::span<const std::byte> pending() const noexcept { return {buf_ + begin_, end_ - begin_}; }
+  /// Takes the first `n` bytes of pending() as `count` complete messages that the caller
+  /// has read itself with a reader over pending(), which finds where each ends as it reads:
+  /// one pass over the bytes instead of next()'s and the caller's. `n` must be where a
+  /// message ends. Returns false, taking nothing, when `n` is more than buffered(), after an
+  /// error, in element-wise mode, or when a message is being scanned (next() has said "not
+  /// complete yet": take it with next()).
+  bool take(std::size_t n, std::size_t count) noexcept {
+    if (err_ || scanning_ || options_.elements || n > end_ - begin_) return false;
+    plain_ = false;
+    begin_ += n;
+    messages_ += count;
+    return true;
+  }
   /// The buffer's capacity in bytes.
   std::size_t capacity() const noexcept { return cap_; }
   /// A work counter: bytes at hand that the structural scans walked over (the one-pass
@@ -320,6 +339,18 @@ class MPK_API stream_decoder {
     if (!r.at_end()) return fail({errc::trailing_bytes, r.position()});
     consume(e - begin_);
     return true;
+  }
+
+  /// The unit at begin_ that ends at buffer offset `e` (taken), or, when `e` is 0, the error
+  /// or "not complete yet".
+  result<std::span<const std::byte>> yield(std::size_t e) noexcept {
+    if (e == 0) {
+      if (err_) return err_;
+      return std::span<const std::byte>{};
+    }
+    const std::span<const std::byte> s(buf_ + begin_, e - begin_);
+    consume(e - begin_);
+    return s;
   }
 
   /// Takes `n` bytes at begin_ as one yielded unit.
