@@ -114,6 +114,12 @@ MPK_ALWAYS_INLINE std::size_t offset_before(const reader& r,
 template <class T>
 struct codec;
 
+#define MPK_DETAIL_NO_CODEC_MESSAGE                                                         \
+  "mpk: no mpk::codec<T> for this type. Only plain aggregates (public members, no "         \
+  "constructors, no base classes) work without a description: describe T with MPK_MAP / "   \
+  "MPK_ARRAY, or MPK_CLASS_MAP / MPK_CLASS_ARRAY inside the class for private members, or " \
+  "specialize mpk::codec<T>"
+
 /// True when `codec<T>` is defined (built in, MPK_MAP / MPK_ARRAY, or your own).
 template <class T>
 concept has_codec = requires {
@@ -124,9 +130,7 @@ concept has_codec = requires {
 /// Errors stay in the writer (see writer::error()).
 template <class S, class T>
 MPK_ALWAYS_INLINE void pack_value(writer<S>& w, const T& v) noexcept {
-  static_assert(has_codec<T>,
-                "mpk: no mpk::codec<T> for this type: describe it with "
-                "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
+  static_assert(has_codec<T>, MPK_DETAIL_NO_CODEC_MESSAGE);
   codec<T>::write(w, v);
 }
 
@@ -134,9 +138,7 @@ MPK_ALWAYS_INLINE void pack_value(writer<S>& w, const T& v) noexcept {
 /// Errors stay in the reader (sticky; see reader::error()).
 template <class T>
 MPK_ALWAYS_INLINE void unpack_value(reader& r, T& out, read_context& ctx) {
-  static_assert(has_codec<T>,
-                "mpk: no mpk::codec<T> for this type: describe it with "
-                "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
+  static_assert(has_codec<T>, MPK_DETAIL_NO_CODEC_MESSAGE);
   if constexpr (requires { codec<T>::read(r, out, ctx); }) {
     codec<T>::read(r, out, ctx);
   } else {

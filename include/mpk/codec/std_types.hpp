@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "mpk/codec/core.hpp"
+#include "mpk/codec/describe.hpp"
 #include "mpk/unicode.hpp"
 
 namespace mpk::inline v0 {
@@ -400,7 +401,7 @@ struct codec<std::variant<T...>> {
 
 /// Enums without MPK_ENUM names: their underlying integer (range-checked on read).
 template <class E>
-requires(std::is_enum_v<E> && !requires { mpk_enum_names(type_tag<E>{}); }) struct codec<E> {
+requires(std::is_enum_v<E> && !detail::named_enum<E>) struct codec<E> {
   // An enum over `char` travels as the integer of the same signedness.
   using underlying =
       std::conditional_t<std::is_same_v<std::underlying_type_t<E>, char>,
