@@ -288,6 +288,8 @@ struct struct_codec {
     }
   }
 
+  static constexpr wire_types wire = wire_of(L::map_mode ? type::map : type::array);
+
   static void read(reader& r, T& v, read_context& ctx) {
     if constexpr (L::map_mode)
       read_map(r, v, ctx);
@@ -416,7 +418,11 @@ struct struct_codec {
     if (key.size() == L::names[I].size() && key_equals<L, I>(key.data())) [[likely]] {
       seen.set(I);
       unpack_value(r, L::template member<I>(v), ctx);
-      return r.ok();
+      if (!r.ok()) [[unlikely]] {
+        ctx.failed_in(L::names[I], wire_types_of<member_type<I>>());
+        return false;
+      }
+      return true;
     }
     if (!r.ok()) return false;
     // the key's offset, from what it took (position() before the read would cost a call
@@ -458,7 +464,21 @@ struct struct_codec {
   template <std::size_t... I>
   static void read_field(reader& r, T& v, read_context& ctx, std::size_t index,
                          std::index_sequence<I...>) {
-    (void)((index == I ? (unpack_value(r, L::template member<I>(v), ctx), true) : false) || ...);
+    (void)((index == I ? (read_member<I>(r, v, ctx), true) : false) || ...);
+  }
+
+  /// Field I, and its key in the path of an error it fails with.
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static bool read_member(reader& r, T& v, read_context& ctx) {
+    unpack_value(r, L::template member<I>(v), ctx);
+    if (!r.ok()) [[unlikely]] {
+      if constexpr (L::map_mode)
+        ctx.failed_in(L::names[I], wire_types_of<member_type<I>>());
+      else
+        ctx.failed_at(I, wire_types_of<member_type<I>>());
+      return false;
+    }
+    return true;
   }
 
   // --- array mode ---
@@ -484,7 +504,7 @@ struct struct_codec {
   template <std::size_t... I>
   MPK_ALWAYS_INLINE static void read_positional(reader& r, T& v, read_context& ctx, std::uint32_t n,
                                                 std::index_sequence<I...>) {
-    ((I < n ? unpack_value(r, L::template member<I>(v), ctx) : void()), ...);
+    (void)(((I < n) && read_member<I>(r, v, ctx)) && ...);
   }
 };
 
@@ -528,6 +548,7 @@ template <class E>
 requires detail::named_enum<E>
 struct codec<E> {
   static constexpr const auto& entries = detail::enum_entries_of<E>::entries;
+  static constexpr wire_types wire = wire_of(type::str);
   using underlying = std::underlying_type_t<E>;
 
   template <class S>
