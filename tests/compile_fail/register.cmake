@@ -1,0 +1,17 @@
+# Compile-fail tests (label "unit"): each file must be refused by the compiler with the
+# static_assert message given; should_compile.cpp, the same command on a valid program, must
+# pass. Syntax-only compiles with the build's compiler and flags (about 2 s each).
+set(_mpk_cf_dir ${CMAKE_CURRENT_LIST_DIR})
+set(_mpk_cf_cmd ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -Wall -Wextra -Werror
+    -I${PROJECT_SOURCE_DIR}/include)
+function(mpk_compile_fail name message)
+  add_test(NAME compile_fail.${name} COMMAND ${_mpk_cf_cmd} ${_mpk_cf_dir}/${name}.cpp)
+  set_tests_properties(compile_fail.${name} PROPERTIES LABELS unit
+                       PASS_REGULAR_EXPRESSION "${message}")
+endfunction()
+mpk_compile_fail(private_members "Only plain aggregates \\(public members, no constructors")
+mpk_compile_fail(base_class "cannot reflect T: it has a base class")
+mpk_compile_fail(ambiguous_untagged "two alternatives are read from the same MessagePack type")
+mpk_compile_fail(unknown_option_member "renames or skips a member that T does not have")
+add_test(NAME compile_fail.should_compile COMMAND ${_mpk_cf_cmd} ${_mpk_cf_dir}/should_compile.cpp)
+set_tests_properties(compile_fail.should_compile PROPERTIES LABELS unit)
