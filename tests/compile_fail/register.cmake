@@ -15,3 +15,13 @@ mpk_compile_fail(ambiguous_untagged "two alternatives are read from the same Mes
 mpk_compile_fail(unknown_option_member "renames or skips a member that T does not have")
 add_test(NAME compile_fail.should_compile COMMAND ${_mpk_cf_cmd} ${_mpk_cf_dir}/should_compile.cpp)
 set_tests_properties(compile_fail.should_compile PROPERTIES LABELS unit)
+
+# The build cost of reflection against MPK_MAP (docs/codec.md): built only on request.
+add_executable(codec_build_cost_reflected EXCLUDE_FROM_ALL
+               ${CMAKE_CURRENT_LIST_DIR}/../build_cost/codec_build_cost.cpp)
+add_executable(codec_build_cost_described EXCLUDE_FROM_ALL
+               ${CMAKE_CURRENT_LIST_DIR}/../build_cost/codec_build_cost.cpp)
+target_compile_definitions(codec_build_cost_described PRIVATE MPK_BUILD_COST_DESCRIBED=1)
+foreach(t codec_build_cost_reflected codec_build_cost_described)
+  target_link_libraries(${t} PRIVATE mpk::mpk mpk_build_flags)
+endforeach()

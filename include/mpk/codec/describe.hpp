@@ -398,6 +398,7 @@ struct struct_codec {
   MPK_ALWAYS_INLINE static void read_in_order(reader& r, T& v, read_context& ctx, std::uint32_t n,
                                               std::uint32_t& i, seen_set& seen,
                                               std::index_sequence<I...>) {
+    (void)n;  // unused without fields
     (void)(read_expected<I>(r, v, ctx, n, i, seen) && ...);
   }
 
@@ -504,6 +505,7 @@ struct struct_codec {
   template <std::size_t... I>
   MPK_ALWAYS_INLINE static void read_positional(reader& r, T& v, read_context& ctx, std::uint32_t n,
                                                 std::index_sequence<I...>) {
+    (void)n;  // unused without fields
     (void)(((I < n) && read_member<I>(r, v, ctx)) && ...);
   }
 };

@@ -11,9 +11,12 @@
 //     constexpr auto mpk_options(mpk::type_tag<color>) { return mpk::enum_names{}; }
 //
 // How (docs/codec.md, "Reflection"):
-// - the member count: the largest N for which `T{{a1}, ..., {aN}}` is well-formed with
-//   arguments that convert to anything (found by binary search; the braces keep nested
-//   aggregates and C arrays one member each);
+// - the member count: the largest N for which `T{a1, ..., aN}` is well-formed with
+//   arguments that convert to anything (found by binary search). Copy-initialization from
+//   such an argument takes its conversion function only (a braced `{a1}` would also try
+//   every converting constructor, ambiguous for std::string_view). A nested aggregate is
+//   one member (the argument converts to it); a C array would take one argument per
+//   element, so it is not supported (use std::array);
 // - the members: a structured binding of N names (detail/reflect_tie.hpp);
 // - the names: the signature of a function template instantiated on the address of a member
 //   of a declared, never defined, object of type T (__PRETTY_FUNCTION__ ends with the member
@@ -101,7 +104,7 @@ using any_member_at = any_member;
 template <class T, std::size_t... I>
 constexpr bool initializable_with(std::index_sequence<I...>) noexcept {
   return requires {
-    T{{any_member_at<I>{}}...};
+    T{any_member_at<I>{}...};
   };
 }
 
