@@ -288,7 +288,7 @@ struct codec<bool> {
     p[0] = std::byte{v ? marker::true_value : marker::false_value};
     return p + 1;
   }
-  static void read(reader& r, bool& out) noexcept { out = r.read<bool>(); }
+  MPK_ALWAYS_INLINE static void read(reader& r, bool& out) noexcept { out = r.read<bool>(); }
   static constexpr wire_types wire = wire_of(type::boolean);
 };
 

@@ -375,23 +375,29 @@ struct reflected_enumerators {
   static constexpr std::string_view name_of = trailing_identifier(signature<static_cast<E>(V)>(),
                                                                   enumerator_suffix_size);
 
-  static constexpr std::size_t found = []<std::size_t... I>(std::index_sequence<I...>) {
-    return ((name_of<lo + static_cast<std::int64_t>(I)>.empty() ? 0 : 1) + ... + 0);
+  // every value's name ("" for none): a pack expansion, not a fold (Clang limits folds to
+  // 256 operands)
+  static constexpr std::array<std::string_view, span> all_names =
+      []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, span>{name_of<lo + static_cast<std::int64_t>(I)>...};
   }
   (std::make_index_sequence<span>{});
 
-  static constexpr std::array<enum_entry<E>, found> entries =
-      []<std::size_t... I>(std::index_sequence<I...>) {
+  static constexpr std::size_t found = [] {
+    std::size_t n = 0;
+    for (std::string_view name : all_names)
+      n += name.empty() ? 0 : 1;
+    return n;
+  }();
+
+  static constexpr std::array<enum_entry<E>, found> entries = [] {
     std::array<enum_entry<E>, found> out{};
     std::size_t n = 0;
-    ((name_of<lo + static_cast<std::int64_t>(I)>.empty()
-          ? void()
-          : void(out[n++] = {static_cast<E>(lo + static_cast<std::int64_t>(I)),
-                             name_of<lo + static_cast<std::int64_t>(I)>})),
-     ...);
+    for (std::size_t i = 0; i < span; ++i)
+      if (!all_names[i].empty())
+        out[n++] = {static_cast<E>(lo + static_cast<std::int64_t>(i)), all_names[i]};
     return out;
-  }
-  (std::make_index_sequence<span>{});
+  }();
 };
 
 template <class E>

@@ -15,7 +15,7 @@ inline constexpr std::size_t max_reflected_members = 64;
 /// The N members of aggregate `v` (T may be const), as a std::tuple of references in
 /// declaration order. N must be T's member count (tests of reflect.hpp check it).
 template <std::size_t N, class T>
-constexpr auto tie_members(T& v) noexcept {
+[[gnu::always_inline]] constexpr auto tie_members(T& v) noexcept {
   if constexpr (N == 0) {
     (void)v;
     return std::tuple<>{};
