@@ -169,7 +169,7 @@ constexpr std::string_view signature() noexcept {
 
 template <class T, std::size_t I>
 constexpr auto address_of_member() noexcept {
-  const auto& m = std::get<I>(tie_members<member_count<T>()>(fake_object<T>.value));
+  const auto& m = member_at<I, member_count<T>()>(fake_object<T>.value);
   return member_address<std::remove_cvref_t<decltype(m)>>{&m};
 }
 #if defined(__clang__)
@@ -322,11 +322,11 @@ struct reflected_fields {
 
   template <std::size_t I>
   MPK_ALWAYS_INLINE static constexpr auto& member(T& v) noexcept {
-    return std::get<index[I]>(tie_members<members>(v));
+    return member_at<index[I], members>(v);
   }
   template <std::size_t I>
   MPK_ALWAYS_INLINE static constexpr const auto& member(const T& v) noexcept {
-    return std::get<index[I]>(tie_members<members>(v));
+    return member_at<index[I], members>(v);
   }
 };
 
