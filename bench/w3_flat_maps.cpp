@@ -45,32 +45,9 @@ struct cxx_record : record {
   MSGPACK_DEFINE_MAP(k00, k01, k02, k03, k04, k05, k06, k07, k08, k09, k10, k11, k12, k13, k14, k15)
 };
 
-/// The same members with no description: mpk reflects it (the "mpk-reflected" cells), the
+/// The same struct with no description: mpk reflects it (the "mpk-reflected" cells), the
 /// same bytes as record's MPK_MAP.
-struct plain_record {
-  std::int64_t k00 = 0;
-  double k01 = 0;
-  std::string k02;
-  bool k03 = false;
-  std::int64_t k04 = 0;
-  double k05 = 0;
-  std::string k06;
-  bool k07 = false;
-  std::int64_t k08 = 0;
-  double k09 = 0;
-  std::string k10;
-  bool k11 = false;
-  std::int64_t k12 = 0;
-  double k13 = 0;
-  std::string k14;
-  bool k15 = false;
-  bool operator==(const plain_record&) const = default;
-};
-
-inline plain_record to_plain(const record& r) {
-  return {r.k00, r.k01, r.k02, r.k03, r.k04, r.k05, r.k06, r.k07,
-          r.k08, r.k09, r.k10, r.k11, r.k12, r.k13, r.k14, r.k15};
-}
+using plain_record = record_of<1>;
 
 }  // namespace mpk_bench::flat_maps
 
@@ -472,7 +449,7 @@ bool same(const record& a, const record& b) {
   return a == b;
 }
 bool same(const plain_record& a, const record& b) {
-  return a == flat_maps::to_plain(b);
+  return flat_maps::copy_as<0>(a) == b;
 }
 
 /// Checks a typed read of `in` against the data; prints the verdict.
@@ -538,7 +515,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   for (const record& r : ctx->maps)
     ctx->cxx_maps.push_back(cxx_record{r});
   for (const record& r : ctx->maps)
-    ctx->plain_maps.push_back(flat_maps::to_plain(r));
+    ctx->plain_maps.push_back(flat_maps::copy_as<1>(r));
   for (const record& r : ctx->maps)
     ctx->typed_sum += typed_sum(r);
   {

@@ -4,6 +4,8 @@
 set(_mpk_cf_dir ${CMAKE_CURRENT_LIST_DIR})
 set(_mpk_cf_cmd ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -Wall -Wextra -Werror
     -I${PROJECT_SOURCE_DIR}/include)
+# Not under the sanitizer preset: what does not compile does not depend on it.
+if(NOT MPK_SANITIZE)
 function(mpk_compile_fail name message)
   add_test(NAME compile_fail.${name} COMMAND ${_mpk_cf_cmd} ${_mpk_cf_dir}/${name}.cpp)
   set_tests_properties(compile_fail.${name} PROPERTIES LABELS unit
@@ -15,6 +17,7 @@ mpk_compile_fail(ambiguous_untagged "two alternatives are read from the same Mes
 mpk_compile_fail(unknown_option_member "renames or skips a member that T does not have")
 add_test(NAME compile_fail.should_compile COMMAND ${_mpk_cf_cmd} ${_mpk_cf_dir}/should_compile.cpp)
 set_tests_properties(compile_fail.should_compile PROPERTIES LABELS unit)
+endif()
 
 # The build cost of reflection against MPK_MAP (docs/codec.md): built only on request.
 add_executable(codec_build_cost_reflected EXCLUDE_FROM_ALL
