@@ -153,10 +153,10 @@ std::uint64_t typed_sum(const R& r) noexcept {
 // --- writes ------------------------------------------------------------------------------
 
 /// mpk: MPK_MAP's codec per map (pre-encoded keys); with plain_record, the reflected codec.
-template <class R>
-bool mpk_write(mpk::buffer& out, std::span<const R> maps) {
+template <class Maps>  // a range of record or of plain_record
+bool mpk_write(mpk::buffer& out, const Maps& maps) {
   mpk::writer w(out);
-  for (const R& r : maps)
+  for (const auto& r : maps)
     (void)mpk::pack(r, w);
   return w.ok();
 }
@@ -529,7 +529,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   bool ok = mpk_write(ctx->ref, maps);
   {
     mpk::buffer reflected;
-    ok &= mpk_write(reflected, std::span<const plain_record>(ctx->plain_maps));
+    ok &= mpk_write(reflected, ctx->plain_maps);
     ok &= verify::report(std::ranges::equal(reflected.bytes(), ctx->ref.bytes()),
                          "mpk-reflected writes W3: the same bytes as MPK_MAP", "");
   }
@@ -671,9 +671,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
       "mpk::buffer preallocated, clear() each pass; "
       "mpk::pack(struct, writer) per map, a plain aggregate without MPK_MAP (reflected)",
       write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
-                 [ctx](mpk::buffer& b) {
-                   return mpk_write(b, std::span<const plain_record>(ctx->plain_maps));
-                 },
+                 [ctx](mpk::buffer& b) { return mpk_write(b, ctx->plain_maps); },
                  [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
   add("write", "msgpack-cxx", cxx_verdict,
       "msgpack::sbuffer preallocated, clear() each pass; packer.pack(struct) per map",
