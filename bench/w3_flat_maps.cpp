@@ -14,6 +14,7 @@
 
 #include <msgpack.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <exception>
@@ -44,12 +45,17 @@ struct cxx_record : record {
   MSGPACK_DEFINE_MAP(k00, k01, k02, k03, k04, k05, k06, k07, k08, k09, k10, k11, k12, k13, k14, k15)
 };
 
+/// The same struct with no description: mpk reflects it (the "mpk-reflected" cells), the
+/// same bytes as record's MPK_MAP.
+using plain_record = record_of<1>;
+
 }  // namespace mpk_bench::flat_maps
 
 namespace mpk_bench {
 namespace {
 
 using flat_maps::cxx_record;
+using flat_maps::plain_record;
 using flat_maps::record;
 using verify::bytes_view;
 namespace mc = peers::msgpack_c;
@@ -139,16 +145,18 @@ void emit(const record& r, C& c) {
 
 /// What the typed reads add per map: an integer and a string length, after the struct was
 /// handed to benchmark::DoNotOptimize (so no member store can be optimized away).
-std::uint64_t typed_sum(const record& r) noexcept {
+template <class R>  // record or plain_record
+std::uint64_t typed_sum(const R& r) noexcept {
   return static_cast<std::uint64_t>(r.k00) + r.k02.size();
 }
 
 // --- writes ------------------------------------------------------------------------------
 
-/// mpk: MPK_MAP's codec per map (pre-encoded keys).
-bool mpk_write(mpk::buffer& out, std::span<const record> maps) {
+/// mpk: MPK_MAP's codec per map (pre-encoded keys); with plain_record, the reflected codec.
+template <class Maps>  // a range of record or of plain_record
+bool mpk_write(mpk::buffer& out, const Maps& maps) {
   mpk::writer w(out);
-  for (const record& r : maps)
+  for (const auto& r : maps)
     (void)mpk::pack(r, w);
   return w.ok();
 }
@@ -199,10 +207,10 @@ void nl_write(std::vector<std::uint8_t>& out, std::span<const record> maps) {
 // --- typed reads -------------------------------------------------------------------------
 // Each calls `got(record)` per map and returns false on a decoding error or trailing bytes.
 
-template <class Got>
+template <class R = record, class Got>
 bool mpk_read_typed(bytes_view in, std::size_t maps, Got&& got) {
   mpk::reader r(in);
-  record x;
+  R x;
   for (std::size_t i = 0; i < maps; ++i) {
     if (!mpk::unpack(r, x)) return false;
     got(x);
@@ -429,20 +437,28 @@ bool nl_read_dynamic(bytes_view in, std::size_t maps, C& c) {
 
 struct w3_context {
   std::vector<record> maps;
-  std::vector<cxx_record> cxx_maps;  // the same data, as msgpack-cxx's struct
-  mpk::buffer ref;                   // mpk's encoding: the input of every read case
+  std::vector<cxx_record> cxx_maps;      // the same data, as msgpack-cxx's struct
+  std::vector<plain_record> plain_maps;  // the same data, reflected by mpk
+  mpk::buffer ref;                       // mpk's encoding: the input of every read case
   std::uint64_t ref_digest = 0;
   std::uint64_t cxx_digest = 0, c_digest = 0, nl_digest = 0;  // each peer's own bytes
   std::uint64_t typed_sum = 0, dynamic_sum = 0;
 };
+
+bool same(const record& a, const record& b) {
+  return a == b;
+}
+bool same(const plain_record& a, const record& b) {
+  return flat_maps::copy_as<0>(a) == b;
+}
 
 /// Checks a typed read of `in` against the data; prints the verdict.
 template <class Read>
 bool check_typed(const std::string& what, const w3_context& ctx, bytes_view in, Read&& read) {
   std::size_t i = 0;
   std::string error;
-  const bool ok = read(in, ctx.maps.size(), [&](const record& r) {
-    if (error.empty() && (i >= ctx.maps.size() || !(r == ctx.maps[i])))
+  const bool ok = read(in, ctx.maps.size(), [&](const auto& r) {
+    if (error.empty() && (i >= ctx.maps.size() || !same(r, ctx.maps[i])))
       error = "map " + std::to_string(i) + " differs from the data";
     ++i;
   });
@@ -499,6 +515,8 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   for (const record& r : ctx->maps)
     ctx->cxx_maps.push_back(cxx_record{r});
   for (const record& r : ctx->maps)
+    ctx->plain_maps.push_back(flat_maps::copy_as<1>(r));
+  for (const record& r : ctx->maps)
     ctx->typed_sum += typed_sum(r);
   {
     entry_sum sum;
@@ -509,6 +527,12 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   const std::span<const record> maps = ctx->maps;
   const bool say = !cfg.list_only;
   bool ok = mpk_write(ctx->ref, maps);
+  {
+    mpk::buffer reflected;
+    ok &= mpk_write(reflected, ctx->plain_maps);
+    ok &= verify::report(std::ranges::equal(reflected.bytes(), ctx->ref.bytes()),
+                         "mpk-reflected writes W3: the same bytes as MPK_MAP", "");
+  }
   ctx->ref_digest = fnv1a64(ctx->ref.bytes());
   const bytes_view A = ctx->ref.bytes();
 
@@ -550,6 +574,10 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
       ok &= check_typed(
           "mpk typed" + of, *ctx, in.bytes,
           [](bytes_view b, std::size_t m, auto got) { return mpk_read_typed(b, m, got); });
+      ok &= check_typed("mpk-reflected typed" + of, *ctx, in.bytes,
+                        [](bytes_view b, std::size_t m, auto got) {
+                          return mpk_read_typed<plain_record>(b, m, got);
+                        });
       ok &= check_typed(
           "msgpack-cxx typed" + of, *ctx, in.bytes,
           [](bytes_view b, std::size_t m, auto got) { return cxx_read_typed(b, m, got); });
@@ -594,6 +622,9 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   t.add_implementation({"mpk", "mpk " MPK_BENCH_MPK_VERSION,
                         "this project: MPK_MAP struct codec (mpk::pack / mpk::unpack with a "
                         "writer / reader), mpk::document for the dynamic read"});
+  t.add_implementation({"mpk-reflected", "mpk " MPK_BENCH_MPK_VERSION,
+                        "this project: the same struct without MPK_MAP (compile-time "
+                        "reflection); typed cases only"});
   t.add_implementation({"msgpack-cxx", "msgpack-cxx " + cxx_version,
                         "Debian libmsgpack-cxx-dev, MSGPACK_NO_BOOST: MSGPACK_DEFINE_MAP struct, "
                         "packer over sbuffer, unpack into a reused zone then convert()"});
@@ -636,6 +667,12 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
       write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
                  [ctx](mpk::buffer& b) { return mpk_write(b, ctx->maps); },
                  [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
+  add("write", "mpk-reflected", "reference bytes",
+      "mpk::buffer preallocated, clear() each pass; "
+      "mpk::pack(struct, writer) per map, a plain aggregate without MPK_MAP (reflected)",
+      write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
+                 [ctx](mpk::buffer& b) { return mpk_write(b, ctx->plain_maps); },
+                 [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
   add("write", "msgpack-cxx", cxx_verdict,
       "msgpack::sbuffer preallocated, clear() each pass; packer.pack(struct) per map",
       write_cell([](std::size_t cap) { return std::make_unique<msgpack::sbuffer>(cap); },
@@ -672,7 +709,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
           st, ctx->maps.size(), unit,
           [&] {
             std::uint64_t acc = 0;
-            const bool done = read(in, ctx->maps.size(), [&](const record& r) {
+            const bool done = read(in, ctx->maps.size(), [&](const auto& r) {
               benchmark::DoNotOptimize(&r);
               acc += typed_sum(r);
             });
@@ -683,6 +720,11 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   };
   add("read_typed", "mpk", values_ok, "mpk::unpack(reader, struct) per map",
       typed_cell([](bytes_view b, std::size_t m, auto got) { return mpk_read_typed(b, m, got); }));
+  add("read_typed", "mpk-reflected", values_ok,
+      "mpk::unpack(reader, struct) per map, a plain aggregate without MPK_MAP (reflected)",
+      typed_cell([](bytes_view b, std::size_t m, auto got) {
+        return mpk_read_typed<plain_record>(b, m, got);
+      }));
   add("read_typed", "msgpack-cxx", values_ok,
       "msgpack::unpack(zone, ...) per map (zone.clear() before each), then "
       "object.convert(struct)",

@@ -424,6 +424,18 @@ T sj_deserialize(sd::parser& parser, const simdjson::padded_string& text) {
   return v;
 }
 
+/// The reflected twin of a map-mode object (beer_plain for beer_map), for the
+/// "mpk-reflected" cells.
+inline beer_plain to_reflected(const beer_map& b) {
+  return {b.brand, b.alcohol, b.brewery, b.sort};
+}
+inline std::vector<beer_plain> to_reflected(const std::vector<beer_map>& v) {
+  std::vector<beer_plain> out;
+  for (const beer_map& b : v)
+    out.push_back(to_reflected(b));
+  return out;
+}
+
 // --- the cases -------------------------------------------------------------------------
 
 /// One object of the workload and everything its cells need.
@@ -594,6 +606,36 @@ bool add_object(workload_table& t, std::shared_ptr<object_case<T>> c, bool list_
         bytes_check(pc_size));
   }
 
+  // the same objects as plain aggregates, reflected (map mode only): beside MPK_MAP's cells
+  if constexpr (map_mode) {
+    using R = decltype(to_reflected(c->data));
+    auto plain = std::make_shared<const R>(to_reflected(c->data));
+    mpk::buffer rb;
+    const std::size_t r_size = mpk_serialize(*plain, rb);
+    const bool same_bytes =
+        r_size != 0 && checks::byte_verdict(ref, rb.bytes(), "mpk-reflected").rfind("same", 0) == 0;
+    const bool same_values = mpk_deserialize<R>(ref) == *plain;
+    if (!list_only || !same_bytes || !same_values)
+      ok &= report(same_bytes && same_values,
+                   "mpk-reflected writes mpk's bytes of " + name + " and reads them back");
+    if (!ok) return false;
+    checks::add_op(
+        t, ser, "mpk-reflected", "reference bytes (mpk_gen's); same values from mpk's bytes",
+        "mpk::pack(obj, writer) of a plain aggregate (no MPK_MAP: keys from reflection, "
+        "pre-encoded at compile time) into a reused mpk::buffer",
+        [plain, out = std::make_shared<mpk::buffer>(r_size)] {
+          return mpk_serialize(*plain, *out);
+        },
+        bytes_check(r_size));
+    checks::add_op(
+        t, des, "mpk-reflected", "same values from mpk's bytes",
+        "mpk::unpack<T>(bytes) of a plain aggregate (no MPK_MAP): a new object per operation",
+        [c] { return mpk_deserialize<R>(c->ref.bytes()); },
+        [plain](const R& got) {
+          return got == *plain ? std::string() : std::string("timed loop decoded other values");
+        });
+  }
+
   // deserialize
   auto equal_check = [c](const T& got) {
     return got == c->data ? std::string() : std::string("timed loop decoded other values");
@@ -699,6 +741,9 @@ bool register_typed_objects(suite& s, const run_config& cfg) {
                                   std::to_string(MSGPACK_VERSION_REVISION);
   t.add_implementation({"mpk", "mpk " MPK_BENCH_MPK_VERSION,
                         "this project: MPK_MAP / MPK_ARRAY structs, mpk::pack and mpk::unpack"});
+  t.add_implementation({"mpk-reflected", "mpk " MPK_BENCH_MPK_VERSION,
+                        "this project: plain aggregates without MPK_MAP (compile-time "
+                        "reflection), mpk::pack and mpk::unpack; map-mode cases only"});
   t.add_implementation({"msgpack-cxx", "msgpack-cxx " + cxx_version,
                         "Debian libmsgpack-cxx-dev, MSGPACK_DEFINE_MAP / MSGPACK_DEFINE_ARRAY, "
                         "msgpack::pack, msgpack::unpack + as<T>()"});

@@ -51,7 +51,14 @@ const char* message(errc code) noexcept {
 }
 
 std::string error::to_string() const {
-  return "offset " + std::to_string(offset) + ": " + message();
+  std::string out = "offset " + std::to_string(offset);
+  if (!note.path().empty()) out.append(" at ").append(note.path());
+  out += ": ";
+  if (!note.detail().empty())
+    out.append(note.detail());
+  else
+    out += message();
+  return out;
 }
 
 namespace {

@@ -11,11 +11,13 @@
 #include <cstdint>
 #include <new>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
 
 #include "config.hpp"
+#include "mpk/detail/error_note.hpp"
 
 namespace mpk::inline v0 {
 
@@ -53,14 +55,23 @@ MPK_API const char* message(errc code) noexcept;
 struct MPK_API error {
   errc code = errc::ok;
   std::size_t offset = 0;
+  /// Set by mpk::unpack: where the failing member is (see path()) and what was expected.
+  detail::error_note note{};
 
   /// True when this holds an error.
   constexpr explicit operator bool() const noexcept { return code != errc::ok; }
   const char* message() const noexcept { return mpk::message(code); }
-  /// "offset 12: input ends inside a value".
+  /// The JSON Pointer of the member an unpack error concerns ("/items/2/price"); "" for the
+  /// top-level value and for errors of the other layers.
+  std::string_view path() const noexcept { return note.path(); }
+  /// "offset 12: input ends inside a value"; from unpack, with the path and, for a type
+  /// mismatch, the types: "offset 77 at /items/2/price: expected float64, got str".
   std::string to_string() const;
 
-  friend constexpr bool operator==(const error&, const error&) noexcept = default;
+  /// Code and offset (the note only describes them).
+  friend bool operator==(const error& a, const error& b) noexcept {
+    return a.code == b.code && a.offset == b.offset;
+  }
   friend constexpr bool operator==(const error& e, errc c) noexcept { return e.code == c; }
 };
 
@@ -187,7 +198,10 @@ class [[nodiscard]] result {
 
  private:
   void destroy() noexcept {
-    if (has_) value_.~T();
+    if (has_)
+      value_.~T();
+    else
+      error_.~error();  // its note is shared
   }
   union {
     T value_;

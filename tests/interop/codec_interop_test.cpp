@@ -9,6 +9,10 @@
 // One difference is on purpose: msgpack-cxx writes a double that holds an integer (5.0) as
 // an integer, mpk (like msgpack-python) as float64. Samples with such doubles are compared
 // by value with msgpack-cxx, by bytes with python. A missing peer fails the test.
+//
+// Plain aggregates that mpk reflects (no description) must give the same bytes as the
+// described structs and as msgpack-python's dicts, with renamed and skipped members, enums by
+// name and untagged variants (a list of a str, an int and None).
 #include <mpk/codec.hpp>
 
 #include <gtest/gtest.h>
@@ -24,6 +28,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "support/hex.hpp"
@@ -112,6 +117,46 @@ struct order {
 };
 MPK_MAP(order, id, delta, customer, lines, tags, note, blob);
 
+// The same order as plain aggregates with no description at all (mpk reflects them; the
+// lines keep array mode through struct_options), and a sample of the per-type choices.
+struct plain_customer {
+  std::string name;
+  bool vip = false;
+};
+struct plain_line {
+  int k = 0;
+  std::string sku;
+  double price = 0;
+};
+constexpr auto mpk_options(mpk::type_tag<plain_line>) {
+  return mpk::struct_options{.mode = mpk::struct_mode::array};
+}
+struct plain_order {
+  std::uint64_t id = 0;
+  std::int64_t delta = 0;
+  plain_customer customer;
+  std::vector<plain_line> lines;
+  std::map<std::string, std::int64_t> tags;
+  std::optional<std::string> note;
+  std::vector<std::byte> blob;
+};
+
+enum class shade { light, dark_blue };
+constexpr auto mpk_options(mpk::type_tag<shade>) {
+  return mpk::enum_names{};
+}
+
+struct choices {
+  shade c = shade::dark_blue;
+  std::vector<mpk::untagged<std::string, std::int64_t, std::monostate>> ids;
+  int user_id = 3;
+  int cache = 0;
+  double ratio = 0.5;
+};
+constexpr auto mpk_options(mpk::type_tag<choices>) {
+  return mpk::struct_options{}.rename("user_id", "userId").skip("cache");
+}
+
 namespace {
 
 const std::vector<std::string> sorts = {"pale", "amber", "dark", "stout", "porter"};
@@ -156,6 +201,20 @@ std::vector<beer> make_beer_list() {
   for (int k = 0; k < 10; ++k)
     out.push_back(make_beer("Ale " + std::to_string(k), 4.5 + k / 4.0));
   return out;
+}
+
+plain_order make_plain_order(int n) {
+  const order o = make_order(n);
+  plain_order p{o.id, o.delta, {o.customer.name, o.customer.vip}, {}, o.tags, o.note, o.blob};
+  for (const line_item& l : o.lines)
+    p.lines.push_back({l.k, l.sku, l.price});
+  return p;
+}
+
+choices make_choices() {
+  choices c;
+  c.ids = {std::string("a"), std::int64_t{7}, std::monostate{}};
+  return c;
 }
 
 const int flat_indices[] = {0, 1, 7, 99, 12345, 99999};
@@ -301,6 +360,13 @@ TEST(CodecMsgpackPython, SameBytesAndValuesBothWays) {
   for (int n = 0; n < 6; ++n)
     ours.emplace_back("order_" + std::to_string(n), mpk_bytes(make_order(n)));
 
+  // reflected aggregates: the same bytes as the described ones and as Python's dicts
+  for (int n = 0; n < 6; ++n) {
+    ours.emplace_back("plain_order_" + std::to_string(n), mpk_bytes(make_plain_order(n)));
+    EXPECT_EQ(to_hex(ours.back().second), to_hex(mpk_bytes(make_order(n))));
+  }
+  ours.emplace_back("choices", mpk_bytes(make_choices()));
+
   const auto answers = ask_python(ours);
   ASSERT_EQ(answers.size(), ours.size());
   for (const auto& [name, bytes] : ours) {
@@ -319,6 +385,14 @@ TEST(CodecMsgpackPython, SameBytesAndValuesBothWays) {
       same_values = mpk_read<std::vector<beer>>(theirs) == list;
     } else if (name.starts_with("flat_")) {
       same_values = mpk_read<flat16>(theirs) == make_flat(std::stoi(name.substr(5)));
+    } else if (name.starts_with("plain_order_")) {
+      same_values = mpk_bytes(mpk_read<plain_order>(theirs)) == bytes;
+    } else if (name == "choices") {
+      const choices c = mpk_read<choices>(theirs);
+      same_values =
+          c.c == shade::dark_blue && c.ids.size() == 3 && std::get<std::string>(c.ids[0]) == "a" &&
+          std::get<std::int64_t>(c.ids[1]) == 7 &&
+          std::holds_alternative<std::monostate>(c.ids[2]) && c.user_id == 3 && c.ratio == 0.5;
     } else if (name.starts_with("order_")) {
       same_values = mpk_read<order>(theirs) == make_order(std::stoi(name.substr(6)));
     }

@@ -55,6 +55,9 @@ def samples():
         out["flat_%d" % i] = flat(i)
     for n in range(6):
         out["order_%d" % n] = order(n)
+        out["plain_order_%d" % n] = order(n)  # the reflected struct: the same dict
+    # reflected, with a renamed key, a skipped member, an enum by name, untagged values
+    out["choices"] = {"c": "dark_blue", "ids": ["a", 7, None], "userId": 3, "ratio": 0.5}
     return out
 
 

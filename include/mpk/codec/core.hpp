@@ -16,7 +16,9 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -57,6 +59,21 @@ struct unpack_options {
   bool allow_trailing_bytes = false;
 };
 
+/// A set of MessagePack types (bit `1 << mpk::type`): what a codec writes and reads first
+/// (`static constexpr mpk::wire_types wire` in the codec). Untagged variants choose their
+/// alternative by it, and unpack errors say what was expected from it.
+using wire_types = std::uint16_t;
+
+/// The set holding type `t` alone.
+constexpr wire_types wire_of(type t) noexcept {
+  return static_cast<wire_types>(1u << static_cast<unsigned>(t));
+}
+
+namespace detail {
+/// "float64", "int", "str", "nil or map", ...: the types of `w` in words ("" for none).
+std::string_view wire_text(wire_types w, char* buf, std::size_t size) noexcept;
+}  // namespace detail
+
 /// What a decoding carries besides the reader: strict mode and the nesting depth of typed
 /// containers. Errors live in the reader (sticky, with their offset): a codec reports its
 /// own with `fail` (or `reader::set_error`).
@@ -93,9 +110,32 @@ class read_context {
   /// Closes the container opened by the last successful enter().
   MPK_ALWAYS_INLINE void leave() noexcept { --depth_; }
 
+  // --- where an error happened: codecs call these only after a read failed ---------------
+
+  /// The error now in the reader happened in the value of map key `key`: prepends "/key" to
+  /// its path. `expected` (the wire types of the value's codec) says what was expected, if
+  /// this is the innermost value. Never fails (a path of more than 255 bytes loses its
+  /// outermost segments, shown as "/...").
+  void failed_in(std::string_view key, wire_types expected) noexcept;
+  /// The same for element `index` of an array.
+  void failed_at(std::size_t index, wire_types expected) noexcept;
+
+  /// `e` with its note: the path recorded (JSON Pointer) and, for errc::type_mismatch, what
+  /// was expected (`top`: the wire types of the decoded type, when no member was recorded)
+  /// and, when `input` holds the bytes `e.offset` counts in, what was found. Called by
+  /// unpack on failure.
+  error annotate(const error& e, wire_types top, std::span<const std::byte> input) const;
+
  private:
+  static constexpr std::size_t path_capacity = 255;
+  void prepend(std::string_view segment) noexcept;
+
   bool strict_ = false;
+  bool path_cut_ = false;  // segments were lost
+  std::uint8_t path_size_ = 0;
+  wire_types expected_ = 0;
   std::uint32_t depth_ = 0;
+  char path_[path_capacity];  // the path, in path_[path_capacity - path_size_, path_capacity)
 };
 
 namespace detail {
@@ -114,19 +154,32 @@ MPK_ALWAYS_INLINE std::size_t offset_before(const reader& r,
 template <class T>
 struct codec;
 
+#define MPK_DETAIL_NO_CODEC_MESSAGE                                                         \
+  "mpk: no mpk::codec<T> for this type. Only plain aggregates (public members, no "         \
+  "constructors, no base classes) work without a description: describe T with MPK_MAP / "   \
+  "MPK_ARRAY, or MPK_CLASS_MAP / MPK_CLASS_ARRAY inside the class for private members, or " \
+  "specialize mpk::codec<T>"
+
 /// True when `codec<T>` is defined (built in, MPK_MAP / MPK_ARRAY, or your own).
 template <class T>
 concept has_codec = requires {
   sizeof(codec<T>);
 };
 
+/// The wire types of T's codec (0 when it does not say).
+template <class T>
+constexpr wire_types wire_types_of() noexcept {
+  if constexpr (requires { codec<T>::wire; })
+    return codec<T>::wire;
+  else
+    return 0;
+}
+
 /// Writes `v` through its codec: the call codecs make for their members and elements.
 /// Errors stay in the writer (see writer::error()).
 template <class S, class T>
 MPK_ALWAYS_INLINE void pack_value(writer<S>& w, const T& v) noexcept {
-  static_assert(has_codec<T>,
-                "mpk: no mpk::codec<T> for this type: describe it with "
-                "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
+  static_assert(has_codec<T>, MPK_DETAIL_NO_CODEC_MESSAGE);
   codec<T>::write(w, v);
 }
 
@@ -134,9 +187,7 @@ MPK_ALWAYS_INLINE void pack_value(writer<S>& w, const T& v) noexcept {
 /// Errors stay in the reader (sticky; see reader::error()).
 template <class T>
 MPK_ALWAYS_INLINE void unpack_value(reader& r, T& out, read_context& ctx) {
-  static_assert(has_codec<T>,
-                "mpk: no mpk::codec<T> for this type: describe it with "
-                "MPK_MAP / MPK_ARRAY or specialize mpk::codec");
+  static_assert(has_codec<T>, MPK_DETAIL_NO_CODEC_MESSAGE);
   if constexpr (requires { codec<T>::read(r, out, ctx); }) {
     codec<T>::read(r, out, ctx);
   } else {
@@ -181,12 +232,17 @@ result<void> pack(const T& v, writer<S>& w) noexcept {
 ///   mode, and duplicate elements of a std::set or keys of a std::map), errc::out_of_range
 ///   (a std::array, std::pair, std::tuple or std::variant of the wrong size or index, an
 ///   enum name that is not known).
-/// After an error, `out` is partly assigned and `r` holds the error (see reader::error()).
+/// The error returned also says where (error::path(), a JSON Pointer such as
+/// "/items/2/price") and, for errc::type_mismatch, what was expected (error::to_string()).
+/// After an error, `out` is partly assigned and `r` holds the error (see reader::error()),
+/// without the path.
 template <class T>
 result<void> unpack(reader& r, T& out, const unpack_options& options = {}) {
   read_context ctx(options);
   unpack_value(r, out, ctx);
-  return r.error();
+  if (const mpk::error e = r.error()) [[unlikely]]
+    return ctx.annotate(e, wire_types_of<T>(), {});
+  return {};
 }
 
 /// Decodes one whole message into a new T (default-constructed first, so members the input
@@ -209,8 +265,8 @@ template <class T>
   read_context ctx(options);
   result<T> out;  // T value-initialized in place: decoded there and returned without a move
   unpack_value(r, *out, ctx);
-  if (const mpk::error e = r.error())
-    out = e;
+  if (const mpk::error e = r.error()) [[unlikely]]
+    out = ctx.annotate(e, wire_types_of<T>(), bytes);
   else if (!options.allow_trailing_bytes && !r.at_end())
     out = mpk::error{errc::trailing_bytes, r.position()};
   return out;
@@ -232,7 +288,8 @@ struct codec<bool> {
     p[0] = std::byte{v ? marker::true_value : marker::false_value};
     return p + 1;
   }
-  static void read(reader& r, bool& out) noexcept { out = r.read<bool>(); }
+  MPK_ALWAYS_INLINE static void read(reader& r, bool& out) noexcept { out = r.read<bool>(); }
+  static constexpr wire_types wire = wire_of(type::boolean);
 };
 
 /// Integers (not the character types): the smallest form on write; on read every integer
@@ -245,6 +302,7 @@ struct codec<T> {
     w.write(v);
   }
   MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
+  static constexpr wire_types wire = wire_of(type::uint) | wire_of(type::sint);
   static constexpr std::size_t direct_size(T) noexcept { return 9; }
   MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, T v) noexcept {
     if constexpr (std::is_signed_v<T>)
@@ -263,6 +321,10 @@ requires(std::is_same_v<T, float> || std::is_same_v<T, double>) struct codec<T> 
     w.write(v);
   }
   MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
+  // Written as float32 or float64 (reads integers too, but an untagged variant gives them
+  // to an integer alternative first).
+  static constexpr wire_types wire =
+      wire_of(std::is_same_v<T, float> ? type::float32 : type::float64);
   // (The one-reservation path is taken only with float32_policy::never.)
   static constexpr std::size_t direct_size(T) noexcept { return 1 + sizeof(T); }
   MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, T v) noexcept {
@@ -281,6 +343,7 @@ struct codec<std::nullptr_t> {
     w.write_nil();
   }
   static void read(reader& r, std::nullptr_t&) noexcept { r.read_nil(); }
+  static constexpr wire_types wire = wire_of(type::nil);
 };
 
 /// std::string_view: a str, read zero-copy (a view into the input; no UTF-8 check).
@@ -293,6 +356,7 @@ struct codec<std::string_view> {
   MPK_ALWAYS_INLINE static void read(reader& r, std::string_view& out) noexcept {
     out = r.read_str();
   }
+  static constexpr wire_types wire = wire_of(type::str);
   static constexpr std::size_t direct_size(std::string_view v) noexcept { return 5 + v.size(); }
   MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, std::string_view v) noexcept {
     return detail::put_str(p, v);
@@ -307,6 +371,96 @@ struct codec<std::span<const std::byte>> {
     w.write_bin(v);
   }
   static void read(reader& r, std::span<const std::byte>& out) noexcept { out = r.read_bin(); }
+  static constexpr wire_types wire = wire_of(type::bin);
 };
+
+// --- error paths (cold: run only after a read failed) --------------------------------------
+
+namespace detail {
+inline std::string_view wire_text(wire_types w, char* buf, std::size_t size) noexcept {
+  const auto has = [w](type t) { return (w & wire_of(t)) != 0; };
+  std::size_t n = 0;
+  const auto add = [&](std::string_view word) {
+    if (n != 0 && n + 4 <= size) {
+      std::memcpy(buf + n, " or ", 4);
+      n += 4;
+    }
+    if (n + word.size() <= size) {
+      std::memcpy(buf + n, word.data(), word.size());
+      n += word.size();
+    }
+  };
+  if (has(type::uint) || has(type::sint)) add("int");
+  for (type t : {type::boolean, type::float32, type::float64, type::str, type::bin, type::array,
+                 type::map, type::ext, type::nil})
+    if (has(t)) add(t == type::boolean ? std::string_view("bool") : type_name(t));
+  return {buf, n};
+}
+}  // namespace detail
+
+inline void read_context::prepend(std::string_view segment) noexcept {
+  if (path_cut_ || path_size_ + segment.size() > path_capacity) {
+    path_cut_ = true;
+    return;
+  }
+  path_size_ = static_cast<std::uint8_t>(path_size_ + segment.size());
+  std::memcpy(path_ + path_capacity - path_size_, segment.data(), segment.size());
+}
+
+MPK_COLD inline void read_context::failed_in(std::string_view key, wire_types expected) noexcept {
+  if (path_size_ == 0 && !path_cut_) expected_ = expected;
+  // JSON Pointer escapes: '~' as "~0", '/' as "~1" (RFC 6901)
+  char buf[path_capacity];
+  std::size_t n = 0;
+  buf[n++] = '/';
+  for (char c : key) {
+    if (n + 2 > sizeof buf) {
+      path_cut_ = true;
+      return;
+    }
+    if (c == '~' || c == '/') {
+      buf[n++] = '~';
+      buf[n++] = c == '~' ? '0' : '1';
+    } else {
+      buf[n++] = c;
+    }
+  }
+  prepend({buf, n});
+}
+
+MPK_COLD inline void read_context::failed_at(std::size_t index, wire_types expected) noexcept {
+  if (path_size_ == 0 && !path_cut_) expected_ = expected;
+  char buf[24];
+  char* end = buf + sizeof buf;
+  char* p = end;
+  do {
+    *--p = static_cast<char>('0' + index % 10);
+    index /= 10;
+  } while (index != 0);
+  *--p = '/';
+  prepend({p, static_cast<std::size_t>(end - p)});
+}
+
+MPK_COLD inline error read_context::annotate(const error& e, wire_types top,
+                                             std::span<const std::byte> input) const {
+  std::string path;
+  if (path_cut_) path = "/...";
+  path.append(path_ + path_capacity - path_size_, path_size_);
+  std::string what;
+  if (e.code == errc::type_mismatch) {
+    const wire_types expected = path_size_ == 0 && !path_cut_ ? top : expected_;
+    char buf[64];
+    const std::string_view want = detail::wire_text(expected, buf, sizeof buf);
+    if (!want.empty()) {
+      what.append("expected ").append(want);
+      if (e.offset < input.size()) {
+        const type got = detail::family_table[static_cast<std::uint8_t>(input[e.offset])];
+        what.append(", got ").append(detail::wire_text(wire_of(got), buf, sizeof buf));
+      }
+    }
+  }
+  if (path.empty() && what.empty()) return e;
+  return {e.code, e.offset, detail::error_note::make(std::move(path), std::move(what))};
+}
 
 }  // namespace mpk::inline v0

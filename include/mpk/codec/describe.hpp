@@ -30,6 +30,10 @@
 #include "mpk/codec/core.hpp"
 
 namespace mpk::inline v0 {
+
+/// How a struct travels: a map keyed by field names, or an array of the fields in order.
+enum class struct_mode : std::uint8_t { map, array };
+
 namespace detail {
 
 /// One described member: a pointer to it and its key (map mode; unused in array mode).
@@ -44,7 +48,7 @@ constexpr field_desc<C, M> make_field(M C::*member, std::string_view name) noexc
   return {member, name};
 }
 
-enum class struct_mode : std::uint8_t { map, array };
+using ::mpk::struct_mode;
 
 template <struct_mode Mode, class... F>
 struct struct_desc {
@@ -98,18 +102,41 @@ constexpr std::size_t put_header(std::byte* out, std::size_t n, std::uint8_t fix
   return 5;
 }
 
-/// The compile-time layout of a described struct: its fields, their keys, and the constant
-/// bytes written before each field (segment i = [offsets[i], offsets[i + 1]) of `bytes`; in
-/// map mode the container header and key 0 form segment 0, key i segment i; in array mode
-/// segment 0 is the array header and the others are empty).
+/// Where a struct's fields come from: MPK_MAP / MPK_ARRAY here, reflection of a plain
+/// aggregate in codec/reflect.hpp. Each provides map_mode, count, names (the keys) and
+/// member<I>(v) (field I of v).
 template <class T>
-struct layout {
+struct field_source;
+
+template <class T>
+requires described<T>
+struct field_source<T> {
   static constexpr auto desc = mpk_describe(type_tag<T>{});
   static constexpr bool map_mode = decltype(desc)::mode == struct_mode::map;
   static constexpr std::size_t count = std::tuple_size_v<decltype(desc.fields)>;
 
   static constexpr std::array<std::string_view, count> names = std::apply(
       [](auto... f) { return std::array<std::string_view, count>{f.name...}; }, desc.fields);
+
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static constexpr auto& member(T& v) noexcept {
+    return v.*(std::get<I>(desc.fields).member);
+  }
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static constexpr const auto& member(const T& v) noexcept {
+    return v.*(std::get<I>(desc.fields).member);
+  }
+};
+
+/// The compile-time layout of a struct: its fields (field_source), their keys, and the
+/// constant bytes written before each field (segment i = [offsets[i], offsets[i + 1]) of
+/// `bytes`; in map mode the container header and key 0 form segment 0, key i segment i; in
+/// array mode segment 0 is the array header and the others are empty).
+template <class T>
+struct layout : field_source<T> {
+  static constexpr bool map_mode = field_source<T>::map_mode;
+  static constexpr std::size_t count = field_source<T>::count;
+  static constexpr const auto& names = field_source<T>::names;
 
   static constexpr std::size_t total_size = [] {
     std::size_t n = container_header_size(count);
@@ -155,15 +182,6 @@ struct layout {
   template <std::size_t I>
   MPK_ALWAYS_INLINE static constexpr std::span<const std::byte> segment() noexcept {
     return {encoded.first.data() + encoded.second[I], segment_size<I>};
-  }
-
-  template <std::size_t I>
-  MPK_ALWAYS_INLINE static constexpr auto& member(T& v) noexcept {
-    return v.*(std::get<I>(desc.fields).member);
-  }
-  template <std::size_t I>
-  MPK_ALWAYS_INLINE static constexpr const auto& member(const T& v) noexcept {
-    return v.*(std::get<I>(desc.fields).member);
   }
 
   /// Index of the field whose key is `key`, or count.
@@ -269,6 +287,8 @@ struct struct_codec {
       write_fields(w, v, std::make_index_sequence<count>{});
     }
   }
+
+  static constexpr wire_types wire = wire_of(L::map_mode ? type::map : type::array);
 
   static void read(reader& r, T& v, read_context& ctx) {
     if constexpr (L::map_mode)
@@ -378,6 +398,7 @@ struct struct_codec {
   MPK_ALWAYS_INLINE static void read_in_order(reader& r, T& v, read_context& ctx, std::uint32_t n,
                                               std::uint32_t& i, seen_set& seen,
                                               std::index_sequence<I...>) {
+    (void)n;  // unused without fields
     (void)(read_expected<I>(r, v, ctx, n, i, seen) && ...);
   }
 
@@ -398,7 +419,11 @@ struct struct_codec {
     if (key.size() == L::names[I].size() && key_equals<L, I>(key.data())) [[likely]] {
       seen.set(I);
       unpack_value(r, L::template member<I>(v), ctx);
-      return r.ok();
+      if (!r.ok()) [[unlikely]] {
+        ctx.failed_in(L::names[I], wire_types_of<member_type<I>>());
+        return false;
+      }
+      return true;
     }
     if (!r.ok()) return false;
     // the key's offset, from what it took (position() before the read would cost a call
@@ -440,7 +465,21 @@ struct struct_codec {
   template <std::size_t... I>
   static void read_field(reader& r, T& v, read_context& ctx, std::size_t index,
                          std::index_sequence<I...>) {
-    (void)((index == I ? (unpack_value(r, L::template member<I>(v), ctx), true) : false) || ...);
+    (void)((index == I ? (read_member<I>(r, v, ctx), true) : false) || ...);
+  }
+
+  /// Field I, and its key in the path of an error it fails with.
+  template <std::size_t I>
+  MPK_ALWAYS_INLINE static bool read_member(reader& r, T& v, read_context& ctx) {
+    unpack_value(r, L::template member<I>(v), ctx);
+    if (!r.ok()) [[unlikely]] {
+      if constexpr (L::map_mode)
+        ctx.failed_in(L::names[I], wire_types_of<member_type<I>>());
+      else
+        ctx.failed_at(I, wire_types_of<member_type<I>>());
+      return false;
+    }
+    return true;
   }
 
   // --- array mode ---
@@ -466,7 +505,8 @@ struct struct_codec {
   template <std::size_t... I>
   MPK_ALWAYS_INLINE static void read_positional(reader& r, T& v, read_context& ctx, std::uint32_t n,
                                                 std::index_sequence<I...>) {
-    ((I < n ? unpack_value(r, L::template member<I>(v), ctx) : void()), ...);
+    (void)n;  // unused without fields
+    (void)(((I < n) && read_member<I>(r, v, ctx)) && ...);
   }
 };
 
@@ -477,9 +517,21 @@ struct enum_entry {
   std::string_view name;
 };
 
+/// The names of enum E's enumerators, as `entries` (an array of enum_entry): from MPK_ENUM
+/// here, from reflection with enum_names options in codec/reflect.hpp.
+template <class E>
+struct enum_entries_of;
+
+template <class E>
+requires(std::is_enum_v<E>&& requires {
+  mpk_enum_names(type_tag<E>{});
+}) struct enum_entries_of<E> {
+  static constexpr auto entries = mpk_enum_names(type_tag<E>{});
+};
+
 template <class E>
 concept named_enum = std::is_enum_v<E> && requires {
-  mpk_enum_names(type_tag<E>{});
+  enum_entries_of<E>::entries;
 };
 
 }  // namespace detail
@@ -497,7 +549,8 @@ struct codec<T> : detail::struct_codec<T> {
 template <class E>
 requires detail::named_enum<E>
 struct codec<E> {
-  static constexpr auto entries = mpk_enum_names(type_tag<E>{});
+  static constexpr const auto& entries = detail::enum_entries_of<E>::entries;
+  static constexpr wire_types wire = wire_of(type::str);
   using underlying = std::underlying_type_t<E>;
 
   template <class S>
@@ -578,11 +631,13 @@ struct codec<E> {
     E::name, text                                    \
   }
 
-#define MPK_DETAIL_DESCRIBE(mode, T, ...)                                     \
-  [[maybe_unused]] constexpr auto mpk_describe(::mpk::type_tag<T>) noexcept { \
-    return ::mpk::detail::make_desc<::mpk::detail::struct_mode::mode>(        \
-        MPK_DETAIL_FOR_EACH(MPK_DETAIL_FIELD, T, __VA_ARGS__));               \
-  }                                                                           \
+// `scope` is empty at namespace scope and `friend` inside the class (a hidden friend, found
+// by argument-dependent lookup through type_tag<T>, that may name private members).
+#define MPK_DETAIL_DESCRIBE(scope, mode, T, ...)                                    \
+  [[maybe_unused]] scope constexpr auto mpk_describe(::mpk::type_tag<T>) noexcept { \
+    return ::mpk::detail::make_desc<::mpk::struct_mode::mode>(                      \
+        MPK_DETAIL_FOR_EACH(MPK_DETAIL_FIELD, T, __VA_ARGS__));                     \
+  }                                                                                 \
   static_assert(true, "MPK_MAP / MPK_ARRAY take a semicolon")
 
 /// Renames a member in MPK_MAP (its key becomes `key`, a string literal) or an enumerator in
@@ -593,13 +648,27 @@ struct codec<E> {
 /// in the order given. At namespace scope, in T's namespace; the members must be public.
 ///
 ///     MPK_MAP(point, x, y);               // {"x": 1, "y": 2}
-#define MPK_MAP(T, ...) MPK_DETAIL_DESCRIBE(map, T, __VA_ARGS__)
+#define MPK_MAP(T, ...) MPK_DETAIL_DESCRIBE(, map, T, __VA_ARGS__)
 
 /// Describes struct T in array mode: an array of the members in the order given (positions
 /// are the contract: append new members at the end). At namespace scope, in T's namespace.
 ///
 ///     MPK_ARRAY(point, x, y);             // [1, 2]
-#define MPK_ARRAY(T, ...) MPK_DETAIL_DESCRIBE(array, T, __VA_ARGS__)
+#define MPK_ARRAY(T, ...) MPK_DETAIL_DESCRIBE(, array, T, __VA_ARGS__)
+
+/// MPK_MAP written inside class T, for private members (the role of msgpack-cxx's
+/// MSGPACK_DEFINE_MAP): anywhere in the class body, any access section.
+///
+///     class account {
+///       std::string owner_;
+///       std::int64_t cents_ = 0;
+///      public:
+///       MPK_CLASS_MAP(account, MPK_FIELD(owner_, "owner"), MPK_FIELD(cents_, "cents"));
+///     };
+#define MPK_CLASS_MAP(T, ...) MPK_DETAIL_DESCRIBE(friend, map, T, __VA_ARGS__)
+
+/// MPK_ARRAY written inside class T, for private members.
+#define MPK_CLASS_ARRAY(T, ...) MPK_DETAIL_DESCRIBE(friend, array, T, __VA_ARGS__)
 
 /// Gives enum E's enumerators names: it is then written as a str (the name) instead of an
 /// integer. At namespace scope, in E's namespace.

@@ -22,6 +22,7 @@ struct codec<timestamp> {
     write_timestamp(w, v);
   }
   static void read(reader& r, timestamp& out) noexcept { out = read_timestamp(r); }
+  static constexpr wire_types wire = wire_of(mpk::type::ext);
 };
 
 /// std::chrono::system_clock time points (any duration that to_timestamp accepts): the
@@ -35,6 +36,7 @@ struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
     write_timestamp(w, v);
   }
   static void read(reader& r, type& out) noexcept { out = read_time_point<Duration>(r); }
+  static constexpr wire_types wire = wire_of(mpk::type::ext);
 };
 
 /// mpk::value: any MessagePack value, for members whose type is not fixed. Reading it counts

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "mpk/codec/core.hpp"
+#include "mpk/codec/describe.hpp"
 #include "mpk/unicode.hpp"
 
 namespace mpk::inline v0 {
@@ -109,6 +110,7 @@ struct codec<std::basic_string<char, Traits, Alloc>> {
     const std::string_view s = read_view(r);
     out.assign(s.data(), s.size());
   }
+  static constexpr wire_types wire = wire_of(mpk::type::str);
   /// The next str, checked as the reader's utf8_check says; "" after an error (in `r`).
   /// What read() assigns, and what a std::vector of strings constructs its new elements from.
   MPK_ALWAYS_INLINE static std::string_view read_view(reader& r) noexcept {
@@ -137,6 +139,7 @@ struct codec<std::basic_string<char16_t, Traits, Alloc>> {
     const std::u16string s = r.read<std::u16string>();
     out.assign(s.data(), s.size());
   }
+  static constexpr wire_types wire = wire_of(mpk::type::str);
 };
 
 /// std::vector<std::byte>: a bin (copied on read).
@@ -146,6 +149,7 @@ struct codec<std::vector<std::byte, Alloc>> {
   static void write(writer<S>& w, const std::vector<std::byte, Alloc>& v) noexcept {
     w.write_bin(std::span<const std::byte>(v.data(), v.size()));
   }
+  static constexpr wire_types wire = wire_of(type::bin);
   static void read(reader& r, std::vector<std::byte, Alloc>& out) {
     const std::span<const std::byte> b = r.read_bin();
     out.assign(b.begin(), b.end());
@@ -159,6 +163,7 @@ struct codec<std::array<std::byte, N>> {
   static void write(writer<S>& w, const std::array<std::byte, N>& v) noexcept {
     w.write_bin(std::span<const std::byte>(v.data(), N));
   }
+  static constexpr wire_types wire = wire_of(type::bin);
   static void read(reader& r, std::array<std::byte, N>& out, read_context& ctx) noexcept {
     const std::size_t at = r.position();
     const std::span<const std::byte> b = r.read_bin();
@@ -174,6 +179,7 @@ namespace detail {
 /// Any range of elements written as an array, one element after the other.
 template <class C>
 struct array_writer {
+  static constexpr wire_types wire = wire_of(type::array);
   template <class S>
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_array(v.size());
@@ -231,6 +237,8 @@ struct sequence_codec : array_writer<C> {
         unpack_value(r, out.emplace_back(), ctx);
       }
     }
+    if (!r.ok()) [[unlikely]]
+      ctx.failed_at(i - 1, wire_types_of<value_type>());
     ctx.leave();
   }
 };
@@ -248,7 +256,10 @@ struct set_codec : array_writer<C> {
       const std::size_t element_at = r.position();
       typename C::value_type e{};
       unpack_value(r, e, ctx);
-      if (!r.ok()) break;
+      if (!r.ok()) [[unlikely]] {
+        ctx.failed_at(i, wire_types_of<typename C::value_type>());
+        break;
+      }
       if (!out.insert(std::move(e)).second && ctx.strict())
         ctx.fail(r, errc::duplicate_key, element_at);
     }
@@ -260,6 +271,7 @@ struct set_codec : array_writer<C> {
 /// mode; otherwise the last one wins.
 template <class C>
 struct map_codec {
+  static constexpr wire_types wire = wire_of(type::map);
   template <class S>
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_map(v.size());
@@ -278,8 +290,12 @@ struct map_codec {
       typename C::key_type k{};
       unpack_value(r, k, ctx);
       typename C::mapped_type e{};
-      unpack_value(r, e, ctx);
       if (!r.ok()) break;
+      unpack_value(r, e, ctx);
+      if (!r.ok()) [[unlikely]] {
+        failed_in_value(ctx, k, i);
+        break;
+      }
       auto [it, inserted] = out.try_emplace(std::move(k), std::move(e));
       if (!inserted) {
         if (ctx.strict()) {
@@ -290,6 +306,26 @@ struct map_codec {
       }
     }
     ctx.leave();
+  }
+
+ private:
+  /// The path segment of a map value: its key when it is a string or an integer, else the
+  /// entry's index.
+  static void failed_in_value(read_context& ctx, const typename C::key_type& k, std::uint32_t i) {
+    using K = typename C::key_type;
+    constexpr wire_types want = wire_types_of<typename C::mapped_type>();
+    if constexpr (std::is_convertible_v<const K&, std::string_view>) {
+      ctx.failed_in(std::string_view(k), want);
+    } else if constexpr (std::is_integral_v<K> && std::is_unsigned_v<K>) {
+      ctx.failed_at(k, want);
+    } else if constexpr (std::is_integral_v<K>) {
+      if (k >= 0)
+        ctx.failed_at(static_cast<std::size_t>(k), want);
+      else
+        ctx.failed_in(std::to_string(k), want);
+    } else {
+      ctx.failed_at(i, want);
+    }
   }
 };
 }  // namespace detail
@@ -321,10 +357,16 @@ requires(!std::is_same_v<T, std::byte>) struct codec<std::array<T, N>> {
     for (const auto& e : v)
       pack_value(w, e);
   }
+  static constexpr wire_types wire = wire_of(type::array);
   static void read(reader& r, std::array<T, N>& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, N)) return;
-    for (std::size_t i = 0; i < N && r.ok(); ++i)
+    for (std::size_t i = 0; i < N; ++i) {
       unpack_value(r, out[i], ctx);
+      if (!r.ok()) [[unlikely]] {
+        ctx.failed_at(i, wire_types_of<T>());
+        break;
+      }
+    }
     ctx.leave();
   }
 };
@@ -340,9 +382,19 @@ struct codec<T> {
     w.begin_array(size);
     std::apply([&](const auto&... e) { (pack_value(w, e), ...); }, v);
   }
+  static constexpr wire_types wire = wire_of(type::array);
   static void read(reader& r, T& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, size)) return;
-    std::apply([&](auto&... e) { (unpack_value(r, e, ctx), ...); }, out);
+    std::apply(
+        [&](auto&... e) {
+          std::size_t i = 0;
+          (void)((unpack_value(r, e, ctx),
+                  r.ok() ? (++i, true)
+                         : (ctx.failed_at(i, wire_types_of<std::remove_cvref_t<decltype(e)>>()),
+                            false)) &&
+                 ...);
+        },
+        out);
     ctx.leave();
   }
 };
@@ -357,6 +409,7 @@ struct codec<std::optional<T>> {
     else
       w.write_nil();
   }
+  static constexpr wire_types wire = wire_of(type::nil) | wire_types_of<T>();
   static void read(reader& r, std::optional<T>& out, read_context& ctx) {
     if (r.try_read_nil()) {
       out.reset();
@@ -378,13 +431,17 @@ struct codec<std::variant<T...>> {
     w.write(v.index());
     std::visit([&](const auto& e) { pack_value(w, e); }, v);
   }
+  static constexpr wire_types wire = wire_of(mpk::type::array);
   static void read(reader& r, type& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, 2)) return;
     const std::size_t at = r.position();
     const auto index = r.read<std::size_t>();
-    if (r.ok() && index >= sizeof...(T)) {
+    if (!r.ok()) [[unlikely]] {
+      ctx.failed_at(0, wire_of(mpk::type::uint));
+    } else if (index >= sizeof...(T)) {
       ctx.fail(r, errc::out_of_range, at);
-    } else if (r.ok()) {
+      ctx.failed_at(0, wire_of(mpk::type::uint));
+    } else {
       read_alternative(r, out, ctx, index, std::index_sequence_for<T...>{});
     }
     ctx.leave();
@@ -394,18 +451,116 @@ struct codec<std::variant<T...>> {
   template <std::size_t... I>
   static void read_alternative(reader& r, type& out, read_context& ctx, std::size_t index,
                                std::index_sequence<I...>) {
+    (void)((index == I ? (read_value<I>(r, out, ctx), true) : false) || ...);
+  }
+  template <std::size_t I>
+  static void read_value(reader& r, type& out, read_context& ctx) {
+    unpack_value(r, out.template emplace<I>(), ctx);
+    if (!r.ok()) [[unlikely]]
+      ctx.failed_at(1, wire_types_of<std::variant_alternative_t<I, type>>());
+  }
+};
+
+/// std::monostate (an empty alternative of a variant): nil.
+template <>
+struct codec<std::monostate> {
+  static constexpr wire_types wire = wire_of(type::nil);
+  template <class S>
+  static void write(writer<S>& w, std::monostate) noexcept {
+    w.write_nil();
+  }
+  static void read(reader& r, std::monostate&) noexcept { r.read_nil(); }
+};
+
+/// A std::variant written untagged: the alternative as it is, with no index, read back by
+/// its MessagePack type (a str to the string alternative, an int to the integer one, ...):
+/// what Python and JavaScript write for "a string or a number". It is a std::variant
+/// (std::visit, std::get and comparisons work); only its codec differs.
+///
+///     mpk::untagged<std::string, std::int64_t, std::monostate> id;   // "a1", 7 or nil
+///
+/// The alternatives must be told apart by their types on the wire: two of the same family
+/// (two integers, two strings, two map-mode structs, ...), or one whose codec does not say
+/// its wire types (mpk::value, your own codecs without `wire`), do not compile. On read, an
+/// integer with no integer alternative goes to a float one; any other type is
+/// errc::type_mismatch.
+template <class... T>
+struct untagged : std::variant<T...> {
+  using base = std::variant<T...>;
+  using base::base;
+  using base::operator=;
+  untagged() = default;
+  /// The std::variant itself.
+  base& as_variant() noexcept { return *this; }
+  const base& as_variant() const noexcept { return *this; }
+};
+
+namespace detail {
+template <class... T>
+constexpr bool wire_types_disjoint() noexcept {
+  constexpr wire_types w[] = {wire_types_of<T>()...};
+  for (std::size_t a = 0; a < sizeof...(T); ++a) {
+    if (w[a] == 0) return false;
+    for (std::size_t b = a + 1; b < sizeof...(T); ++b)
+      if ((w[a] & w[b]) != 0) return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+template <class... T>
+struct codec<untagged<T...>> {
+  using type = untagged<T...>;
+  static_assert(sizeof...(T) > 0);
+  static_assert(detail::wire_types_disjoint<T...>(),
+                "mpk::untagged<T...>: two alternatives are read from the same MessagePack type "
+                "(or one's codec does not say its wire types), so the bytes cannot tell them "
+                "apart: use std::variant (written [index, value]) instead");
+  static constexpr wire_types wire = (wire_types_of<T>() | ...);
+
+  template <class S>
+  static void write(writer<S>& w, const type& v) noexcept {
+    std::visit([&](const auto& e) { pack_value(w, e); }, v.as_variant());
+  }
+  static void read(reader& r, type& out, read_context& ctx) {
+    const std::size_t at = r.position();
+    const mpk::type t = r.peek();
+    if (!r.ok()) return;
+    const std::size_t index = choose(t);
+    if (index == sizeof...(T)) return ctx.fail(r, errc::type_mismatch, at);
+    read_alternative(r, out, ctx, index, std::index_sequence_for<T...>{});
+  }
+
+ private:
+  /// The alternative that reads a value of type `t`, or sizeof...(T).
+  static std::size_t choose(mpk::type t) noexcept {
+    constexpr wire_types w[] = {wire_types_of<T>()...};
+    for (std::size_t i = 0; i < sizeof...(T); ++i)
+      if (w[i] & wire_of(t)) return i;
+    if (t == mpk::type::uint || t == mpk::type::sint || t == mpk::type::float32 ||
+        t == mpk::type::float64) {
+      constexpr wire_types floats = wire_of(mpk::type::float32) | wire_of(mpk::type::float64);
+      for (std::size_t i = 0; i < sizeof...(T); ++i)
+        if (w[i] & floats) return i;
+    }
+    return sizeof...(T);
+  }
+  template <std::size_t... I>
+  static void read_alternative(reader& r, type& out, read_context& ctx, std::size_t index,
+                               std::index_sequence<I...>) {
     (void)((index == I ? (unpack_value(r, out.template emplace<I>(), ctx), true) : false) || ...);
   }
 };
 
 /// Enums without MPK_ENUM names: their underlying integer (range-checked on read).
 template <class E>
-requires(std::is_enum_v<E> && !requires { mpk_enum_names(type_tag<E>{}); }) struct codec<E> {
+requires(std::is_enum_v<E> && !detail::named_enum<E>) struct codec<E> {
   // An enum over `char` travels as the integer of the same signedness.
   using underlying =
       std::conditional_t<std::is_same_v<std::underlying_type_t<E>, char>,
                          std::conditional_t<std::is_signed_v<char>, signed char, unsigned char>,
                          std::underlying_type_t<E>>;
+  static constexpr wire_types wire = wire_of(type::uint) | wire_of(type::sint);
   template <class S>
   static void write(writer<S>& w, E v) noexcept {
     pack_value(w, static_cast<underlying>(v));
