@@ -3,6 +3,10 @@
 # once; this config pairs the i386 runtime library (libsimdjson14:i386) with the installed
 # amd64 package's header, one amalgamated simdjson.h that chooses its kernels from the
 # compiler's target. The two must be the same simdjson version, checked here.
+if(TARGET simdjson::simdjson)  # found before (the library, then bench/)
+  set(simdjson_FOUND TRUE)
+  return()
+endif()
 set(simdjson_FOUND FALSE)
 file(GLOB _mpk_simdjson_libs /usr/lib/i386-linux-gnu/libsimdjson.so.[0-9]*)
 list(FILTER _mpk_simdjson_libs INCLUDE REGEX "\\.so\\.[0-9]+$")  # the soname link
