@@ -81,9 +81,9 @@ int main(int argc, char** argv) {
     } else if (starts_with(a, "--out=")) {
       cfg.out_dir = a + 6;
     } else if (std::strcmp(a, "--values") == 0 && i + 1 < argc) {
-      cfg.values = std::strtoull(argv[++i], nullptr, 10);
+      cfg.values = static_cast<std::size_t>(std::strtoull(argv[++i], nullptr, 10));
     } else if (starts_with(a, "--values=")) {
-      cfg.values = std::strtoull(a + 9, nullptr, 10);
+      cfg.values = static_cast<std::size_t>(std::strtoull(a + 9, nullptr, 10));
     } else if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0) {
       usage();
       return 0;

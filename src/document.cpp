@@ -393,10 +393,13 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
     if (depth >= max_depth) [[unlikely]]
       return fail(errc::depth_exceeded, p);
     // Every slot still owed, at every level, and every new one needs a byte of its own.
+    // The slots are counted in 64 bits: a map of 2^31 pairs or more has 2^32 slots or more,
+    // which a 32-bit size_t would wrap to a small number.
     const std::size_t rest = avail - hd;
-    const std::size_t slots = is_map ? 2 * std::size_t{count} : std::size_t{count};
-    if (owed > rest || slots > rest - owed) [[unlikely]]
+    const std::uint64_t wanted = is_map ? 2 * std::uint64_t{count} : std::uint64_t{count};
+    if (owed > rest || wanted > rest - owed) [[unlikely]]
       return fail(errc::truncated, p);
+    const auto slots = static_cast<std::size_t>(wanted);  // <= rest
     nd = node{(std::uint64_t{count} << 32) | size, offset, is_map ? type::map : type::array,
               static_cast<std::uint8_t>(hd),       0,      0};
     p += hd;
@@ -459,7 +462,8 @@ bool same_shallow(const node& a, const std::byte* ia, const node& b, const std::
     case type::ext:
       return a.payload == b.payload && a.ext_type == b.ext_type &&
              (a.payload == 0 ||
-              std::memcmp(ia + a.offset + a.head, ib + b.offset + b.head, a.payload) == 0);
+              std::memcmp(ia + a.offset + a.head, ib + b.offset + b.head,
+                          static_cast<std::size_t>(a.payload)) == 0);  // within the input
     case type::array:
     case type::map:
       return (a.payload >> 32) == (b.payload >> 32);

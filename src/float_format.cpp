@@ -29,7 +29,6 @@ namespace {
 
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
-__extension__ typedef unsigned __int128 u128;
 
 // floor(e * log10(2)), floor(e * log10(3/4 * 2)) - see the paper -, floor(e * log2(10)):
 // fixed-point approximations, exact for |e| <= 2000 at least (the range used is ~1100).
@@ -74,29 +73,33 @@ struct big_uint {
       rem = cur % 10;
     }
   }
-  // floor(*this / 2^shift) mod 2^128 (a negative shift multiplies).
-  constexpr u128 bits_from(int shift) const {
-    u128 r = 0;
-    for (int b = 127; b >= 0; --b) {
-      r <<= 1;
+  // floor(*this / 2^shift) mod 2^127 + 1 (a negative shift multiplies) as a table entry: bits
+  // 63..126 in hi, 0..62 in lo. Built bit by bit, so that no 128-bit type is needed.
+  constexpr pow10_entry bits_from_plus_one(int shift) const {
+    pow10_entry r{0, 1};
+    for (int b = 0; b < 127; ++b) {
       const int pos = shift + b;
-      if (pos >= 0 && pos < limbs * 32 && (w[pos / 32] >> (pos % 32) & 1) != 0) r |= 1;
+      if (pos < 0 || pos >= limbs * 32 || (w[pos / 32] >> (pos % 32) & 1) == 0) continue;
+      if (b < 63) {
+        r.lo += u64{1} << b;
+      } else {
+        r.hi |= u64{1} << (b - 63);
+      }
+    }
+    if (r.lo >> 63 != 0) {  // the + 1 carried out of lo
+      r.lo &= (u64{1} << 63) - 1;
+      r.hi += 1;
     }
     return r;
   }
 };
-
-constexpr pow10_entry split(u128 g) {
-  constexpr u64 low63 = (u64{1} << 63) - 1;
-  return {static_cast<u64>(g >> 63), static_cast<u64>(g) & low63};
-}
 
 constexpr auto make_pow10_table() {
   std::array<pow10_entry, pow10_max - pow10_min + 1> table{};
   big_uint p;  // 10^e, e >= 0
   p.w[0] = 1;
   for (int e = 0; e <= pow10_max; ++e) {
-    table[e - pow10_min] = split(p.bits_from(floor_log2_pow10(e) - 125) + 1);
+    table[e - pow10_min] = p.bits_from_plus_one(floor_log2_pow10(e) - 125);
     p.mul10();
   }
   // 10^-m: floor(2^L / 10^m) by m divisions by 10 (floor of a floor is the floor), then
@@ -106,7 +109,7 @@ constexpr auto make_pow10_table() {
   r.w[L / 32] = u32{1} << (L % 32);
   for (int m = 1; m <= -pow10_min; ++m) {
     r.div10();
-    table[-m - pow10_min] = split(r.bits_from(L - 125 + floor_log2_pow10(-m)) + 1);
+    table[-m - pow10_min] = r.bits_from_plus_one(L - 125 + floor_log2_pow10(-m));
   }
   return table;
 }
@@ -115,6 +118,26 @@ constexpr auto pow10_table = make_pow10_table();
 static_assert(pow10_table[0 - pow10_min].hi == u64{1} << 62 && pow10_table[0 - pow10_min].lo == 1,
               "g(0) = 2^125 + 1");
 
+// The 128-bit product a * b. unsigned __int128 where the compiler has it (64-bit GCC and
+// Clang targets); else four 32 x 32 -> 64 products (32-bit targets such as i386).
+struct product {
+  u64 hi;
+  u64 lo;
+};
+[[gnu::always_inline]] inline product mul_64x64(u64 a, u64 b) noexcept {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 u128;
+  const u128 p = static_cast<u128>(a) * b;
+  return {static_cast<u64>(p >> 64), static_cast<u64>(p)};
+#else
+  constexpr u64 low32 = 0xffffffff;
+  const u64 p00 = (a & low32) * (b & low32), p01 = (a & low32) * (b >> 32);
+  const u64 p10 = (a >> 32) * (b & low32), p11 = (a >> 32) * (b >> 32);
+  const u64 mid = (p00 >> 32) + (p01 & low32) + (p10 & low32);  // < 3 * 2^32: no overflow
+  return {p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32), mid << 32 | (p00 & low32)};
+#endif
+}
+
 // Round to odd of g * cp / 2^127 as the paper computes it: the floor, with its low bit set
 // when the rest is not zero, where the rest leaves out the low 64 bits of lo * cp and the
 // last bit of hi * cp. Those dropped bits are what absorbs the + 1 of g (the paper proves
@@ -122,10 +145,10 @@ static_assert(pow10_table[0 - pow10_min].hi == u64{1} << 62 && pow10_table[0 - p
 // float32 is checked exhaustively by the test's long mode). An exact product here would be
 // wrong: it would see the + 1 and miss ties and interval ends that are exact.
 [[gnu::always_inline]] inline u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
-  const u64 x1 = static_cast<u64>((u128{g.lo} * cp) >> 64);
-  const u128 y = u128{g.hi} * cp;
-  const u64 z = (static_cast<u64>(y) >> 1) + x1;
-  const u64 floor = static_cast<u64>(y >> 64) + (z >> 63);
+  const u64 x1 = mul_64x64(g.lo, cp).hi;
+  const product y = mul_64x64(g.hi, cp);
+  const u64 z = (y.lo >> 1) + x1;
+  const u64 floor = y.hi + (z >> 63);
   return floor | static_cast<u64>((z & ((u64{1} << 63) - 1)) != 0);
 }
 

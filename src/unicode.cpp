@@ -111,15 +111,13 @@ inline void put_utf16(std::uint32_t c, char16_t*& o) noexcept {
   }
 }
 
-/// Packs 4 UTF-16 code units below 0x80 (one 64-bit word, native order) into 4 bytes.
+/// Packs 4 UTF-16 code units below 0x80 (one 64-bit word, native order) into 4 bytes, to be
+/// stored in native order. The same shifts serve both byte orders: each unit's byte moves
+/// next to its neighbour toward the low end of the word, and the host order puts units and
+/// bytes in the same sequence (little-endian: unit 0 lowest; big-endian: unit 0 highest).
 inline std::uint32_t pack_ascii4(std::uint64_t w) noexcept {
-  if constexpr (std::endian::native == std::endian::little) {
-    w = (w | (w >> 8)) & 0x0000ffff0000ffffu;
-    return static_cast<std::uint32_t>(w | (w >> 16));
-  } else {
-    w = (w | (w << 8)) & 0xffff0000ffff0000u;
-    return static_cast<std::uint32_t>((w | (w << 16)) >> 32);
-  }
+  w = (w | (w >> 8)) & 0x0000ffff0000ffffu;
+  return static_cast<std::uint32_t>(w | (w >> 16));
 }
 
 #if MPK_UNICODE_SSE2

@@ -400,8 +400,8 @@ TEST(Document, StrictKeysAgreeWithPairwiseComparisonOnLargeMaps) {
   const char* keys[] = {"a0", "a1 61", "a1 62", "a2 61 62", "01", "cc 01", "91 01", "c0", "c3"};
   int rejected = 0;
   for (int round = 0; round < 300; ++round) {
-    const std::size_t n = 1 + rng() % 60;
-    const std::size_t pool = 1 + rng() % 9;
+    const std::size_t n = 1 + static_cast<std::size_t>(rng() % 60);
+    const std::size_t pool = 1 + static_cast<std::size_t>(rng() % 9);
     std::string text = "de 00 " + mpk_test::to_hex(std::vector<std::byte>{std::byte(n)});
     std::vector<std::string> used;
     for (std::size_t i = 0; i < n; ++i) {
@@ -554,7 +554,7 @@ TEST(Document, ErrorsAgreeWithTheReadersSkip) {
   for (int i = 0; i < 300; ++i) {
     auto bytes = mpk_test::encode(mpk_test::random_value(rng, 3));
     // Damage one byte: maybe a marker, maybe a length.
-    bytes[rng() % bytes.size()] = static_cast<std::byte>(rng() % 256);
+    bytes[static_cast<std::size_t>(rng() % bytes.size())] = static_cast<std::byte>(rng() % 256);
     mpk::reader r(span_of(bytes));
     r.skip();
     const bool reader_ok = r.ok() && r.at_end();

@@ -288,7 +288,8 @@ TEST(StreamDecoder, RandomChunksOf100MegabytesStayLinear) {
   for (std::size_t at = 0; at < input.size();) {
     // Mostly small chunks, sometimes large ones.
     const std::size_t n =
-        std::min(input.size() - at, std::size_t{1} + rng() % (rng() % 4 == 0 ? 65536 : 64));
+        std::min(input.size() - at,
+                 std::size_t{1} + static_cast<std::size_t>(rng() % (rng() % 4 == 0 ? 65536 : 64)));
     ASSERT_TRUE(dec.feed(input.data() + at, n).has_value());
     at += n;
     largest_capacity = std::max(largest_capacity, dec.capacity());

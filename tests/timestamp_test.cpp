@@ -246,9 +246,13 @@ TEST(TimestampChrono, WriteAndReadTimePoints) {
 
 #if MPK_TEST_MSGPACK_CXX
 // The real peer: msgpack-cxx's timespec adaptor writes the same form for every boundary, and
-// reads mpk's bytes back to the same time.
+// reads mpk's bytes back to the same time. Where time_t has 32 bits (i386), the boundaries
+// beyond it cannot be given to the peer; those within it still are.
 TEST(TimestampInterop, SameBytesAsMsgpackCxx) {
+  std::size_t compared = 0;
   for (const vector_case& v : vectors) {
+    if (static_cast<std::int64_t>(static_cast<time_t>(v.ts.seconds)) != v.ts.seconds) continue;
+    ++compared;
     timespec spec{};
     spec.tv_sec = static_cast<time_t>(v.ts.seconds);
     spec.tv_nsec = static_cast<long>(v.ts.nanoseconds);
@@ -267,6 +271,7 @@ TEST(TimestampInterop, SameBytesAsMsgpackCxx) {
     EXPECT_EQ(back.tv_sec, spec.tv_sec);
     EXPECT_EQ(back.tv_nsec, spec.tv_nsec);
   }
+  EXPECT_GE(compared, sizeof(time_t) >= 8 ? std::size(vectors) : 4u);
 }
 #endif
 

@@ -217,7 +217,7 @@ TEST(Utf8, ValidatorsAgreeOnRandomInputs) {
   int invalid = 0;
   for (int round = 0; round < 20000; ++round) {
     std::string s;
-    const std::size_t n = rng() % 100;
+    const std::size_t n = static_cast<std::size_t>(rng() % 100);
     for (std::size_t i = 0; i < n; ++i) {
       if (rng() % 3 == 0)
         s += utf8_of(samples[rng() % std::size(samples)]);
@@ -226,7 +226,7 @@ TEST(Utf8, ValidatorsAgreeOnRandomInputs) {
     }
     const int mutations = static_cast<int>(rng() % 3);
     for (int m = 0; m < mutations && !s.empty(); ++m) {
-      const std::size_t at = rng() % s.size();
+      const std::size_t at = static_cast<std::size_t>(rng() % s.size());
       switch (rng() % 3) {
         case 0:
           s[at] = static_cast<char>(rng() & 0xff);

@@ -371,11 +371,16 @@ MATRIX = [  # W8: name, compiler, flags of the Release build
 ]
 
 
+M32_TOOLCHAIN = os.path.join(ROOT, "cmake", "toolchains", "i386.cmake")  # the i386 preset's
+
+
 def m32_available():
-    """-m32 needs a 32-bit C library and a 32-bit Google Benchmark: usually not installed."""
+    """-m32 needs GCC's 32-bit libraries and the i386 Google Benchmark, simdjson and msgpack-c
+    (scripts/setup installs them: g++-12-multilib and multiarch packages)."""
     probe = subprocess.run(["g++", "-m32", "-x", "c++", "-", "-o", os.devnull], input="int main(){}",
                            capture_output=True, text=True)
-    return probe.returncode == 0 and os.path.exists("/usr/lib/i386-linux-gnu/libbenchmark.a")
+    return probe.returncode == 0 and all(os.path.exists("/usr/lib/i386-linux-gnu/" + f) for f in (
+        "libbenchmark.so", "libsimdjson.so.14", "libmsgpackc.so.2"))
 
 
 def run_matrix(a, raw, machine):
@@ -384,11 +389,11 @@ def run_matrix(a, raw, machine):
     rows, status = [], {}
     configs = list(MATRIX)
     if m32_available():
-        configs.append(("gcc -O2 -m32", "g++", "-O2 -m32"))
+        configs.append(("gcc -O2 -m32", "g++", "-O2 -m32"))  # built with M32_TOOLCHAIN
         machine["matrix_m32"] = "built"
     else:
         machine["matrix_m32"] = ("not available: no 32-bit C library and Google Benchmark on this machine "
-                                 "(gcc-multilib, libbenchmark-dev:i386)")
+                                 "(g++-12-multilib, libbenchmark-dev:i386: scripts/setup)")
     for name, cxx, flags in configs:
         slug = re.sub(r"[^a-z0-9]+", "-", name.lower())
         build = os.path.join(ROOT, "build", "matrix-" + slug)
@@ -396,7 +401,9 @@ def run_matrix(a, raw, machine):
             subprocess.run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                             "-DCMAKE_CXX_COMPILER=" + cxx, "-DCMAKE_CXX_FLAGS_RELEASE=%s -DNDEBUG" % flags,
                             "-DMPK_BUILD_BENCH=ON", "-DMPK_BUILD_TESTS=OFF", "-DMPK_BUILD_TOOLS=OFF",
-                            "-DMPK_INSTALL=OFF"], check=True, capture_output=True)
+                            "-DMPK_INSTALL=OFF"] +
+                           (["-DCMAKE_TOOLCHAIN_FILE=" + M32_TOOLCHAIN] if "-m32" in flags else []),
+                           check=True, capture_output=True)
             log("W8: build mpk_bench with %s %s" % (cxx, flags))
             subprocess.run(["cmake", "--build", build, "-j", "2", "--target", "mpk_bench"], check=True,
                            capture_output=True)

@@ -536,6 +536,8 @@ class value_generator {
   /// Uniform in [0, n) (n > 0); the modulo bias does not matter here.
   std::uint64_t below(std::uint64_t n) { return rng_() % n; }
   bool one_in(std::uint64_t n) { return below(n) == 0; }
+  /// below(n) as a size or an index (n fits size_t, so the result does).
+  std::size_t pick(std::size_t n) { return static_cast<std::size_t>(below(n)); }
 
   std::uint64_t random_uint() {
     if (one_in(3)) return uint_edges[below(std::size(uint_edges))];
@@ -614,7 +616,7 @@ class value_generator {
   }
   std::size_t random_length() {
     if (one_in(2)) return str_length_edges[below(std::size(str_length_edges))];
-    return one_in(4) ? below(300) : below(24);
+    return one_in(4) ? pick(300) : pick(24);
   }
   std::string random_bytes(std::size_t n) {
     std::string s(n, '\0');
@@ -656,7 +658,7 @@ class value_generator {
         default: {
           if (!options_.ext) continue;
           const std::size_t n =
-              one_in(2) ? ext_length_edges[below(std::size(ext_length_edges))] : below(40);
+              one_in(2) ? ext_length_edges[pick(std::size(ext_length_edges))] : pick(40);
           return test_value::of_ext(random_ext_type(), random_bytes(n));
         }
       }
@@ -672,7 +674,7 @@ class value_generator {
 
   std::size_t container_size() {
     std::size_t n =
-        one_in(3) ? container_size_edges[below(std::size(container_size_edges))] : below(6);
+        one_in(3) ? container_size_edges[pick(std::size(container_size_edges))] : pick(6);
     return n <= budget_ ? n : budget_;
   }
 
@@ -708,7 +710,7 @@ class value_generator {
   test_value key(int depth) {
     if (options_.keys == random_options::key_policy::any)
       return one_in(3) ? node(depth)
-                       : (one_in(2) ? test_value::of_str(random_utf8(rng_, below(12))) : scalar());
+                       : (one_in(2) ? test_value::of_str(random_utf8(rng_, pick(12))) : scalar());
     if (budget_ > 0) --budget_;
     return python_key(depth > 0);
   }
@@ -724,9 +726,9 @@ class value_generator {
           return test_value::of_sint(random_negative());
         case 3:
         case 4:
-          return test_value::of_str(random_utf8(rng_, one_in(4) ? random_length() : below(12)));
+          return test_value::of_str(random_utf8(rng_, one_in(4) ? random_length() : pick(12)));
         case 5:
-          return test_value::of_bin(random_bytes(below(12)));
+          return test_value::of_bin(random_bytes(pick(12)));
         case 6: {
           const double d = random_float64();
           if (!std::isfinite(d) || d == std::trunc(d)) continue;  // 1.0 == 1 in Python
@@ -734,12 +736,12 @@ class value_generator {
         }
         case 7: {
           if (!options_.ext) continue;
-          return test_value::of_ext(random_ext_type(), random_bytes(below(10)));
+          return test_value::of_ext(random_ext_type(), random_bytes(pick(10)));
         }
         default: {
           // A tuple of nil / integers / str: never equal to an ExtType (a tuple of int and bytes).
           test_value t = test_value::of_array({});
-          const std::size_t n = below(4);
+          const std::size_t n = pick(4);
           for (std::size_t j = 0; j < n; ++j) {
             switch (below(4)) {
               case 0:
@@ -752,7 +754,7 @@ class value_generator {
                 t.items.push_back(test_value::of_sint(random_negative()));
                 break;
               default:
-                t.items.push_back(test_value::of_str(random_utf8(rng_, below(8))));
+                t.items.push_back(test_value::of_str(random_utf8(rng_, pick(8))));
                 break;
             }
           }

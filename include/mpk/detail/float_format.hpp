@@ -128,7 +128,7 @@ inline int count_digits(std::uint64_t d) noexcept {
   const auto low = static_cast<std::uint32_t>(d - high * 100000000);
   std::uint64_t w = 0;
   if (n <= 10) {  // one pair of digits (its leading '0' skipped when n == 9), then 8 digits
-    const char* const pair = &digit_pairs[2 * (high % 100) + (n == 9)];
+    const char* const pair = &digit_pairs[static_cast<std::size_t>(2 * (high % 100)) + (n == 9)];
     std::memcpy(dst, pair, 2);
     w = static_cast<unsigned char>(pair[0]);
   } else if (n <= 16) {
@@ -155,14 +155,14 @@ inline constexpr std::size_t decimal_text_room = 24;
 inline char* format_decimal(char* first, std::uint64_t v) noexcept {
   if (v < 100) {  // one or two digits: one pair from the table (the leading '0' skipped)
     const bool one = v < 10;
-    std::memcpy(first, &digit_pairs[2 * v + one], 2);
+    std::memcpy(first, &digit_pairs[static_cast<std::size_t>(2 * v) + one], 2);
     return first + 2 - one;
   }
   if (v < 10000) {  // three or four digits: two pairs
     const std::uint64_t high = v / 100;
     const bool three = high < 10;
-    std::memcpy(first, &digit_pairs[2 * high + three], 2);
-    std::memcpy(first + 2 - three, &digit_pairs[2 * (v - high * 100)], 2);
+    std::memcpy(first, &digit_pairs[static_cast<std::size_t>(2 * high) + three], 2);
+    std::memcpy(first + 2 - three, &digit_pairs[static_cast<std::size_t>(2 * (v - high * 100))], 2);
     return first + 4 - three;
   }
   if (v < 100000000) {  // five to eight digits: the leading zero digits are the low zero bytes
