@@ -120,9 +120,9 @@ bool stream_decoder::reserve_tail(std::size_t n) noexcept {
 }
 
 result<void> stream_decoder::feed(std::span<const std::byte> bytes) noexcept {
-  if (err_) return err_;
+  if (err_) return error();
   if (bytes.empty()) return {};
-  if (!reserve_tail(bytes.size())) return err_;
+  if (!reserve_tail(bytes.size())) return error();
   std::memcpy(buf_ + end_, bytes.data(), bytes.size());
   end_ += bytes.size();
   room_ = 0;
@@ -147,13 +147,13 @@ std::span<std::byte> stream_decoder::prepare(std::size_t n) noexcept {
 
 result<std::size_t> stream_decoder::read_from(stream_source& source, std::size_t max) noexcept {
   const std::span<std::byte> room = prepare(max);
-  if (err_) return err_;
+  if (err_) return error();
   const result<std::size_t> n = source.read(room);
   if (!n) {
     room_ = 0;
     if (!err_) err_ = {n.error().code, bytes_fed()};
     plain_ = false;
-    return err_;
+    return error();
   }
   commit(*n);
   return *n;
@@ -161,7 +161,7 @@ result<std::size_t> stream_decoder::read_from(stream_source& source, std::size_t
 
 result<std::span<const std::byte>> stream_decoder::next_all() noexcept {
   if (options_.elements) return mpk::error{errc::invalid_argument, position()};
-  if (err_) return err_;
+  if (err_) return error();
   if (!scanning_) {
     // One reader from message to message; it stops at the first that does not end (or is
     // malformed), whose start is the end of the run.
@@ -194,12 +194,12 @@ result<std::span<const std::byte>> stream_decoder::next_all() noexcept {
 }
 
 result<bool> stream_decoder::next(document& doc, document_options options) {
-  if (err_) return err_;
+  if (err_) return error();
   if (const std::size_t s = start_unit(); s != ready)
-    return s == failed ? result<bool>(err_) : result<bool>(false);
+    return s == failed ? result<bool>(error()) : result<bool>(false);
   if (container_ == mpk::type::map) return mpk::error{errc::invalid_argument, position()};
   const std::size_t e = unit_end();
-  if (e == 0) return err_ ? result<bool>(err_) : result<bool>(false);
+  if (e == 0) return err_ ? result<bool>(error()) : result<bool>(false);
   options.allow_trailing = false;
   const result<void> r =
       doc.parse_into(std::span<const std::byte>(buf_ + begin_, e - begin_), item_limits_, options);
@@ -209,7 +209,7 @@ result<bool> stream_decoder::next(document& doc, document_options options) {
 }
 
 result<void> stream_decoder::finish() const noexcept {
-  if (err_) return err_;
+  if (err_) return error();
   if (begin_ != end_ || items_left_ != 0) return mpk::error{errc::truncated, position()};
   return {};
 }

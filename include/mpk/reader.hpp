@@ -425,7 +425,7 @@ class basic_reader {
   const std::byte* p_ = nullptr;
   const std::byte* end_ = nullptr;
   limits lim_{};
-  mpk::error err_{};
+  detail::sticky_error err_{};
   utf8_check utf8_ = utf8_check::owned;
 };
 

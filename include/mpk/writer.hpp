@@ -687,7 +687,7 @@ class writer {
 
   Sink* out_;
   writer_options options_;
-  mpk::error error_{};
+  detail::sticky_error error_{};
 };
 
 template <sink Sink>

@@ -309,9 +309,9 @@ class MPK_API stream_decoder {
 
   template <bool Entry, class F>
   [[gnu::noinline]] result<bool> decode_unit_slow(F& decode) {
-    if (err_) return err_;
+    if (err_) return error();
     if (const std::size_t s = start_unit(); s != ready)
-      return s == failed ? result<bool>(err_) : result<bool>(false);
+      return s == failed ? result<bool>(error()) : result<bool>(false);
     if ((container_ == mpk::type::map) != Entry)
       return mpk::error{errc::invalid_argument, position()};
     if (!scanning_) {
@@ -332,7 +332,7 @@ class MPK_API stream_decoder {
   template <class F>
   result<bool> decode_scanned(F& decode) {
     const std::size_t e = scan();
-    if (e == 0) return err_ ? result<bool>(err_) : result<bool>(false);
+    if (e == 0) return err_ ? result<bool>(error()) : result<bool>(false);
     reader r(std::span<const std::byte>(buf_ + begin_, e - begin_), item_limits_, options_.utf8);
     decode(r);
     if (!r.ok()) return fail(r.error());
@@ -345,7 +345,7 @@ class MPK_API stream_decoder {
   /// or "not complete yet".
   result<std::span<const std::byte>> yield(std::size_t e) noexcept {
     if (e == 0) {
-      if (err_) return err_;
+      if (err_) return error();
       return std::span<const std::byte>{};
     }
     const std::span<const std::byte> s(buf_ + begin_, e - begin_);
@@ -368,7 +368,7 @@ class MPK_API stream_decoder {
   mpk::error fail(mpk::error e) noexcept {
     if (!err_) err_ = {e.code, base_ + begin_ + e.offset};
     plain_ = false;
-    return err_;
+    return error();
   }
   /// Saves the owed count of level `depth` of the scan; false when memory ran out.
   bool push_owed(std::uint32_t depth, std::size_t owed) noexcept;
@@ -404,7 +404,7 @@ class MPK_API stream_decoder {
   mpk::type container_ = mpk::type::invalid;
   std::size_t items_left_ = 0;
 
-  mpk::error err_{};
+  detail::sticky_error err_{};
   std::size_t messages_ = 0;
   std::size_t scanned_ = 0;
 };
