@@ -10,8 +10,10 @@
 // (write_str_header, write_ext_header, begin_array, ...), the codec's pre-encoded keys and the
 // records encoder all take their bytes from here.
 //
-//     detail::str_head(n, false, [&](auto h) MPK_HEAD_LAMBDA { ... h.size ... detail::put_head(p,
-//     h, n); });
+//     detail::str_head(n, old_spec, [&](auto h) MPK_HEAD_LAMBDA {
+//       // reserve h.size bytes at p, then:
+//       detail::put_head(p, h, n);
+//     });
 #pragma once
 
 #include <bit>
