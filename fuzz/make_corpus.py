@@ -10,7 +10,7 @@ Every target reads MessagePack bytes, so each gets the same seeds. Files are nam
 SHA-1 of their content, so rerunning is idempotent; the script replaces what it wrote before.
 Needs only the Python standard library:  python3 fuzz/make_corpus.py [target...]
 (targets named: only their corpora are rewritten). The records target also gets msgpackr
-record sequences (records_seeds()).
+record sequences (records_seeds()), the encode target writer programs (encode_seeds()).
 """
 import hashlib
 import pathlib
@@ -19,7 +19,7 @@ import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode", "json",
-           "stream", "records"]
+           "stream", "records", "encode"]
 MAX_SEED = 4096  # libFuzzer's default -max_len
 
 
@@ -211,6 +211,20 @@ def records_seeds(seeds):
     return out
 
 
+def encode_seeds(seeds):
+    """The encode target's seeds: the common ones (any bytes make a program), and programs of
+    fuzz/encode.cpp's shape: an options byte, a 4-byte top-level count, then items (a kind
+    byte, a form byte, parameters). Each kind of item in each form, under each option."""
+    out = dict(seeds)
+    filler = bytes((i * 37 + 11) % 256 for i in range(64))
+    for opts in range(4):
+        for kind in range(16):
+            body = b"".join(bytes([kind, form]) + filler[form * 7:form * 7 + 12] for form in range(6))
+            b = bytes([opts]) + struct.pack(">I", 6) + body
+            out[hashlib.sha1(b).hexdigest()[:16]] = b
+    return out
+
+
 def main():
     import sys
     seeds = {}
@@ -224,7 +238,8 @@ def main():
         for old in d.iterdir():
             old.unlink()
         chosen = (stream_seeds(seeds) if target == "stream" else
-                  records_seeds(seeds) if target == "records" else seeds)
+                  records_seeds(seeds) if target == "records" else
+                  encode_seeds(seeds) if target == "encode" else seeds)
         for name, b in sorted(chosen.items()):
             (d / name).write_bytes(b)
     print("make_corpus: %d seeds for each of %s" % (len(seeds), ", ".join(targets)))

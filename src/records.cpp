@@ -9,6 +9,7 @@
 
 #include "mpk/codec/describe.hpp"
 #include "mpk/detail/endian.hpp"
+#include "mpk/detail/header.hpp"
 #include "mpk/ext/records/core.hpp"
 
 namespace mpk::inline v0 {
@@ -17,10 +18,10 @@ namespace {
 
 /// A minimal str header for `n` bytes (at most 5 bytes) into `out`; returns its size.
 std::size_t str_header(std::byte* out, std::size_t n) noexcept {
-  return put_header(out, n, marker::fixstr, 31, marker::str8, marker::str16, marker::str32);
+  return static_cast<std::size_t>(put_str_header(out, n) - out);
 }
 std::size_t map_header(std::byte* out, std::size_t n) noexcept {
-  return put_header(out, n, marker::fixmap, 15, 0, marker::map16, marker::map32);
+  return static_cast<std::size_t>(put_container_header<true>(out, n) - out);
 }
 
 /// The extent of the value at p, on the fast or the short path.

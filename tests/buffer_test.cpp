@@ -113,6 +113,18 @@ TEST(Buffer, AppendAndTruncate) {
   EXPECT_EQ(buf.size(), 1u);
 }
 
+// Appending nothing always succeeds, also before any memory exists (it used to fail with
+// out_of_memory on a new buffer, and buffer_full on a span_sink over no memory, because
+// prepare(0) returns their null data pointer).
+TEST(Buffer, AppendingNothingSucceedsWithoutMemory) {
+  mpk::buffer buf;
+  EXPECT_TRUE(buf.append(nullptr, 0));
+  EXPECT_EQ(buf.size(), 0u);
+  mpk::span_sink none{std::span<std::byte>()};
+  EXPECT_TRUE(none.append(nullptr, 0));
+  EXPECT_EQ(none.size(), 0u);
+}
+
 TEST(SpanSink, RefusesWhatDoesNotFit) {
   std::array<std::byte, 4> memory{};
   mpk::span_sink out(memory);

@@ -6,7 +6,10 @@
 #include <cstring>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace {
 
@@ -105,5 +108,81 @@ TEST(Result, CopiesMovesAndAssigns) {
   s2 = s1;
   EXPECT_EQ(s2.error(), mpk::errc::truncated);
 }
+
+// A value whose copies (and moves) throw on demand, counting the live objects: a double
+// destruction makes the count go negative (and ASan sees the string freed twice).
+struct fragile {
+  static inline int live = 0;
+  static inline bool fail = false;
+  std::string text;
+  explicit fragile(std::string t) : text(std::move(t)) { ++live; }
+  fragile(const fragile& o) : text(o.text) {
+    if (fail) throw std::runtime_error("copy");
+    ++live;
+  }
+  fragile(fragile&& o) : text(std::move(o.text)) {
+    if (fail) throw std::runtime_error("move");
+    ++live;
+  }
+  fragile& operator=(const fragile& o) {
+    if (fail) throw std::runtime_error("copy assignment");
+    text = o.text;
+    return *this;
+  }
+  fragile& operator=(fragile&& o) {
+    if (fail) throw std::runtime_error("move assignment");
+    text = std::move(o.text);
+    return *this;
+  }
+  ~fragile() { --live; }
+};
+
+TEST(Result, AssignmentWhoseCopyThrowsKeepsTheOldContents) {
+  fragile::live = 0;
+  {
+    const mpk::result<fragile> value = fragile(std::string(40, 'v'));
+    mpk::result<fragile> holds_error = mpk::error{mpk::errc::truncated, 9};
+    fragile::fail = true;
+    EXPECT_THROW(holds_error = value, std::runtime_error);  // an error replaced by a copy
+    fragile::fail = false;
+    mpk::result<fragile> spare = value;
+    fragile::fail = true;
+    EXPECT_THROW(holds_error = std::move(spare), std::runtime_error);  // ... by a move
+    fragile::fail = false;
+    ASSERT_FALSE(holds_error);
+    EXPECT_EQ(holds_error.error(), (mpk::error{mpk::errc::truncated, 9}));  // strong guarantee
+    EXPECT_EQ(fragile::live, 2);
+
+    mpk::result<fragile> other = fragile(std::string(40, 'o'));
+    fragile::fail = true;
+    EXPECT_THROW(other = value, std::runtime_error);  // value over value: T's own guarantee
+    fragile::fail = false;
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->text, std::string(40, 'o'));
+    EXPECT_EQ(fragile::live, 3);
+
+    mpk::result<fragile> moved_from = fragile(std::string(40, 'm'));
+    holds_error = std::move(moved_from);  // a value over an error, by move
+    ASSERT_TRUE(holds_error);
+    EXPECT_EQ(holds_error->text, std::string(40, 'm'));
+    EXPECT_EQ(fragile::live, 5);  // moved_from still holds a (moved-from) value
+    other = mpk::errc::io_error;  // an error over a value: the value destroyed once
+    EXPECT_EQ(other.error(), mpk::errc::io_error);
+    EXPECT_EQ(fragile::live, 4);
+  }
+  EXPECT_EQ(fragile::live, 0);  // each object destroyed exactly once
+}
+
+// A result of a trivially copyable T is itself trivially copyable (copied with a memcpy,
+// returned in registers) when mpk::error is; mpk::error holds unpack's shared note today, so
+// neither is, and every result runs its members' special functions.
+static_assert(std::is_trivially_copyable_v<mpk::result<int>> ==
+              std::is_trivially_copyable_v<mpk::error>);
+static_assert(std::is_trivially_copyable_v<mpk::result<std::pair<int, int>>> ==
+              (std::is_trivially_copyable_v<std::pair<int, int>> &&
+               std::is_trivially_copyable_v<mpk::error>));
+static_assert(!std::is_trivially_copyable_v<mpk::result<std::string>>);
+static_assert(std::is_nothrow_move_constructible_v<mpk::result<std::string>>);
+static_assert(!std::is_nothrow_move_constructible_v<mpk::result<fragile>>);
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -364,6 +365,23 @@ TEST(Writer, SpanSinkNeverWritesPastTheEnd) {
   EXPECT_EQ(to_hex(out.bytes()), "01 cd 01 2c");
   for (std::size_t i = 4; i < memory.size(); ++i)
     EXPECT_EQ(memory[i], std::byte{0xee});
+}
+
+// Issue 13: the fixext header is 2 bytes (marker, type), and a span_sink of exactly 2 bytes
+// must hold it. The block is a heap block of exactly that size, so that AddressSanitizer
+// reports any byte stored past it (the old write_ext_header stored a 4-byte length there).
+TEST(Writer, FixextHeaderIntoAnExactlySizedSpanSink) {
+  for (std::size_t n : {1, 2, 4, 8, 16}) {
+    SCOPED_TRACE(n);
+    const std::unique_ptr<std::byte[]> memory(new std::byte[2]);
+    mpk::span_sink out(std::span<std::byte>(memory.get(), 2));
+    mpk::writer w(out);
+    w.write_ext_header(7, n);
+    EXPECT_EQ(w.error(), mpk::errc::ok);
+    mpk::buffer expected;
+    mpk::writer(expected).write_ext_header(7, n);
+    EXPECT_EQ(to_hex(out.bytes()), to_hex(expected.bytes()));
+  }
 }
 
 TEST(Writer, ErrorsAreSticky) {

@@ -106,9 +106,10 @@ class MPK_API buffer {
   }
   void commit(std::size_t n) noexcept { size_ += n; }
   bool append(const std::byte* p, std::size_t n) noexcept {
+    if (n == 0) return true;  // (prepare(0) of a buffer with no memory yet is nullptr)
     std::byte* out = prepare(n);
     if (out == nullptr) return false;
-    if (n != 0) std::memcpy(out, p, n);
+    std::memcpy(out, p, n);
     size_ += n;
     return true;
   }
@@ -144,9 +145,10 @@ class span_sink {
   }
   void commit(std::size_t n) noexcept { size_ += n; }
   bool append(const std::byte* p, std::size_t n) noexcept {
+    if (n == 0) return true;  // (prepare(0) of a buffer with no memory yet is nullptr)
     std::byte* out = prepare(n);
     if (out == nullptr) return false;
-    if (n != 0) std::memcpy(out, p, n);
+    std::memcpy(out, p, n);
     size_ += n;
     return true;
   }

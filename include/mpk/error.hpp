@@ -112,6 +112,112 @@ namespace detail {
 [[noreturn]] MPK_API void throw_error(const error& e);
 }  // namespace detail
 
+namespace detail {
+template <class T>
+inline constexpr bool result_is_trivial_v =
+    std::is_trivially_copyable_v<mpk::error> && std::is_trivially_copy_constructible_v<T>&&
+    std::is_trivially_move_constructible_v<T>&& std::is_trivially_copy_assignable_v<T>&&
+        std::is_trivially_move_assignable_v<T>&& std::is_trivially_destructible_v<T>;
+
+struct result_value_tag {};
+
+/// result<T>'s union and flag. For a T whose copies, moves and destructor are trivial (int,
+/// size_t, a struct of scalars), every special member is the union's own: result<T> is then
+/// trivially copyable too, and returned in registers when small.
+template <class T, bool Trivial = result_is_trivial_v<T>>
+struct result_storage {
+  explicit result_storage(result_value_tag) : value_(), has_(true) {}
+  result_storage(result_value_tag, const T& v) : value_(v), has_(true) {}
+  result_storage(result_value_tag, T&& v) : value_(std::move(v)), has_(true) {}
+  explicit result_storage(mpk::error e) noexcept : error_(e), has_(false) {}
+
+  union {
+    T value_;
+    mpk::error error_;
+  };
+  bool has_;
+};
+
+/// Any other T: copies, moves and the destructor run T's. Assignment never leaves a
+/// destroyed T behind: value over value uses T's own assignment (its guarantee), an error
+/// over a value destroys the value, and a value over an error constructs the value and,
+/// should that throw, puts the error back (strong guarantee).
+template <class T>
+struct result_storage<T, false> {
+  explicit result_storage(result_value_tag) : value_(), has_(true) {}
+  result_storage(result_value_tag, const T& v) : value_(v), has_(true) {}
+  result_storage(result_value_tag, T&& v) : value_(std::move(v)), has_(true) {}
+  explicit result_storage(mpk::error e) noexcept : error_(e), has_(false) {}
+
+  result_storage(const result_storage& o) : has_(o.has_) {
+    if (has_)
+      new (&value_) T(o.value_);
+    else
+      new (&error_) mpk::error(o.error_);
+  }
+  result_storage(result_storage&& o) noexcept(std::is_nothrow_move_constructible_v<T>)
+      : has_(o.has_) {
+    if (has_)
+      new (&value_) T(std::move(o.value_));
+    else
+      new (&error_) mpk::error(o.error_);
+  }
+  result_storage& operator=(const result_storage& o) {
+    if (this != &o) assign(o, o.value_);
+    return *this;
+  }
+  result_storage& operator=(result_storage&& o) noexcept(
+      std::is_nothrow_move_constructible_v<T>&& std::is_nothrow_move_assignable_v<T>) {
+    if (this != &o) assign(o, std::move(o.value_));
+    return *this;
+  }
+  ~result_storage() {
+    if (has_)
+      value_.~T();
+    else
+      error_.~error();  // its note is shared
+  }
+
+  union {
+    T value_;
+    mpk::error error_;
+  };
+  bool has_;
+
+ private:
+  /// Puts the error back if constructing the value over it throws (no try/catch, so that
+  /// this compiles with -fno-exceptions too).
+  struct error_keeper {
+    result_storage* self;
+    mpk::error saved;
+    bool done = false;
+    ~error_keeper() {
+      if (!done) new (&self->error_) mpk::error(saved);
+    }
+  };
+
+  /// `v` is o.value_ (copied or moved), read only when o holds a value.
+  template <class V>
+  void assign(const result_storage& o, V&& v) {
+    if (has_ && o.has_) {
+      value_ = std::forward<V>(v);
+    } else if (has_) {
+      value_.~T();
+      has_ = false;
+      new (&error_) mpk::error(o.error_);
+    } else if (o.has_) {
+      error_keeper keep{this, std::move(error_)};
+      error_.~error();
+      new (&value_) T(std::forward<V>(v));
+      keep.done = true;
+      has_ = true;
+    } else {
+      error_ = o.error_;
+    }
+  }
+};
+}  // namespace detail
+
 /// Either a T or an error, shaped like std::expected<T, error>.
 ///
 ///     mpk::result<int> r = ...;
@@ -119,52 +225,26 @@ namespace detail {
 ///     int v = *r;             // unchecked
 ///     int w = r.value();      // throws mpk::exception (or aborts without exceptions)
 ///     int x; if (auto e = r.get(x)) { ... }   // no exceptions
+///
+/// Copies and moves are trivial when T's and mpk::error's are (mpk::error holds unpack's
+/// shared note, so today they are not). Assignment is exception-safe: when copying or
+/// moving the new value throws, the result keeps what it held (an error), or T's own
+/// assignment's guarantee applies (a value replacing a value).
 template <class T>
-class [[nodiscard]] result {
+class [[nodiscard]] result : private detail::result_storage<T> {
+  using storage = detail::result_storage<T>;
+  using storage::error_;
+  using storage::has_;
+  using storage::value_;
+
  public:
   using value_type = T;
 
-  result() requires std::is_default_constructible_v<T> : has_(true) { new (&value_) T(); }
-  result(const T& v) : has_(true) { new (&value_) T(v); }                       // NOLINT(implicit)
-  result(T&& v) : has_(true) { new (&value_) T(std::move(v)); }                 // NOLINT(implicit)
-  result(mpk::error e) noexcept : has_(false) { new (&error_) mpk::error(e); }  // NOLINT(implicit)
-  result(errc c, std::size_t offset = 0) noexcept : result(mpk::error{c, offset}) {}  // NOLINT
-
-  result(const result& o) : has_(o.has_) {
-    if (has_)
-      new (&value_) T(o.value_);
-    else
-      new (&error_) mpk::error(o.error_);
-  }
-  result(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) : has_(o.has_) {
-    if (has_)
-      new (&value_) T(std::move(o.value_));
-    else
-      new (&error_) mpk::error(o.error_);
-  }
-  result& operator=(const result& o) {
-    if (this != &o) {
-      destroy();
-      has_ = o.has_;
-      if (has_)
-        new (&value_) T(o.value_);
-      else
-        new (&error_) mpk::error(o.error_);
-    }
-    return *this;
-  }
-  result& operator=(result&& o) noexcept(std::is_nothrow_move_constructible_v<T>) {
-    if (this != &o) {
-      destroy();
-      has_ = o.has_;
-      if (has_)
-        new (&value_) T(std::move(o.value_));
-      else
-        new (&error_) mpk::error(o.error_);
-    }
-    return *this;
-  }
-  ~result() { destroy(); }
+  result() requires std::is_default_constructible_v<T> : storage(detail::result_value_tag{}) {}
+  result(const T& v) : storage(detail::result_value_tag{}, v) {}        // NOLINT(implicit)
+  result(T&& v) : storage(detail::result_value_tag{}, std::move(v)) {}  // NOLINT(implicit)
+  result(mpk::error e) noexcept : storage(e) {}                         // NOLINT(implicit)
+  result(errc c, std::size_t offset = 0) noexcept : storage(mpk::error{c, offset}) {}  // NOLINT
 
   bool has_value() const noexcept { return has_; }
   explicit operator bool() const noexcept { return has_; }
@@ -210,19 +290,6 @@ class [[nodiscard]] result {
     out = std::move(value_);
     return {};
   }
-
- private:
-  void destroy() noexcept {
-    if (has_)
-      value_.~T();
-    else
-      error_.~error();  // its note is shared
-  }
-  union {
-    T value_;
-    mpk::error error_;
-  };
-  bool has_;
 };
 
 /// result<void>: success, or an error.

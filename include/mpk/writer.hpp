@@ -19,6 +19,7 @@
 
 #include "buffer.hpp"
 #include "detail/endian.hpp"
+#include "detail/header.hpp"
 #include "error.hpp"
 #include "format.hpp"
 #include "unicode.hpp"
@@ -94,90 +95,35 @@ inline void copy_bytes(std::byte* dst, const char* src, std::size_t n) noexcept 
 // and strings with one reservation): each writes at `p` the bytes writer::write would write
 // for the value (options at their defaults: no old-spec, float32 policy `never`) and returns
 // the end. Room needed: 9 bytes for an integer or a double, 5 for a float, 1 for a bool,
-// 5 + size for a str (shorter than 2^32 bytes).
+// 5 + size for a str (shorter than 2^32 bytes; a longer one writes nothing).
 inline std::byte* put_unsigned(std::byte* p, std::uint64_t v) noexcept {
-  if (v <= marker::positive_fixint_max) {
-    p[0] = static_cast<std::byte>(v);
-    return p + 1;
-  }
-  if (v <= 0xff) {
-    p[0] = std::byte{marker::uint8};
-    p[1] = static_cast<std::byte>(v);
-    return p + 2;
-  }
-  if (v <= 0xffff) {
-    p[0] = std::byte{marker::uint16};
-    store_be16(p + 1, static_cast<std::uint16_t>(v));
-    return p + 3;
-  }
-  if (v <= 0xffffffff) {
-    p[0] = std::byte{marker::uint32};
-    store_be32(p + 1, static_cast<std::uint32_t>(v));
-    return p + 5;
-  }
-  p[0] = std::byte{marker::uint64};
-  store_be64(p + 1, v);
-  return p + 9;
+  return uint_head(v, [&](auto h) MPK_HEAD_LAMBDA { return put_head(p, h, v); });
 }
 
 inline std::byte* put_signed(std::byte* p, std::int64_t v) noexcept {
-  if (v >= 0) return put_unsigned(p, static_cast<std::uint64_t>(v));
-  if (v >= -32) {
-    p[0] = static_cast<std::byte>(v);
-    return p + 1;
-  }
-  if (v >= INT8_MIN) {
-    p[0] = std::byte{marker::int8};
-    p[1] = static_cast<std::byte>(v);
-    return p + 2;
-  }
-  if (v >= INT16_MIN) {
-    p[0] = std::byte{marker::int16};
-    store_be16(p + 1, static_cast<std::uint16_t>(v));
-    return p + 3;
-  }
-  if (v >= INT32_MIN) {
-    p[0] = std::byte{marker::int32};
-    store_be32(p + 1, static_cast<std::uint32_t>(v));
-    return p + 5;
-  }
-  p[0] = std::byte{marker::int64};
-  store_be64(p + 1, static_cast<std::uint64_t>(v));
-  return p + 9;
+  return sint_head(
+      v, [&](auto h) MPK_HEAD_LAMBDA { return put_head(p, h, static_cast<std::uint64_t>(v)); });
 }
 
 inline std::byte* put_float64(std::byte* p, double v) noexcept {
-  p[0] = std::byte{marker::float64};
-  store_be64(p + 1, std::bit_cast<std::uint64_t>(v));
-  return p + 9;
+  return put_head(p, head<8>{marker::float64}, std::bit_cast<std::uint64_t>(v));
 }
 
 inline std::byte* put_float32(std::byte* p, float v) noexcept {
-  p[0] = std::byte{marker::float32};
-  store_be32(p + 1, std::bit_cast<std::uint32_t>(v));
-  return p + 5;
+  return put_head(p, head<4>{marker::float32}, std::bit_cast<std::uint32_t>(v));
 }
 
 inline std::byte* put_str(std::byte* p, std::string_view s) noexcept {
   const std::size_t n = s.size();
-  if (n < 32) {
-    p[0] = static_cast<std::byte>(marker::fixstr | n);
-    p += 1;
-  } else if (n <= 0xff) {
-    p[0] = std::byte{marker::str8};
-    p[1] = static_cast<std::byte>(n);
-    p += 2;
-  } else if (n <= 0xffff) {
-    p[0] = std::byte{marker::str16};
-    store_be16(p + 1, static_cast<std::uint16_t>(n));
-    p += 3;
-  } else {
-    p[0] = std::byte{marker::str32};
-    store_be32(p + 1, static_cast<std::uint32_t>(n));
-    p += 5;
-  }
-  copy_bytes(p, s.data(), n);
-  return p + n;
+  return str_head(n, false, [&](auto h) MPK_HEAD_LAMBDA {
+    if constexpr (decltype(h)::fits) {
+      p = put_head(p, h, n);
+      copy_bytes(p, s.data(), n);
+      return p + n;
+    } else {
+      return p;
+    }
+  });
 }
 
 /// Bytes the sink holds; used to give a writer error its offset (cold path only).
@@ -232,7 +178,7 @@ class writer {
   /// Writes true or false. (A template so that pointers do not convert to bool.)
   template <class T>
   requires std::same_as<T, bool> MPK_WRITER_INLINE void write(T value) noexcept {
-    put_marker(value ? marker::true_value : marker::false_value);
+    put_header(head<0>{value ? marker::true_value : marker::false_value}, 0);
   }
 
   /// Writes an integer in its smallest form: positive fixint, uint8..uint64 for values
@@ -273,56 +219,40 @@ class writer {
 
   // --- nil, booleans, integers with explicit widths --------------------------------------
 
-  MPK_WRITER_INLINE void write_nil() noexcept { put_marker(marker::nil); }
+  MPK_WRITER_INLINE void write_nil() noexcept { put_header(head<0>{marker::nil}, 0); }
   void write_bool(bool value) noexcept { write(value); }
 
-  void write_uint8(std::uint8_t v) noexcept { put_fixed<std::uint8_t>(marker::uint8, v); }
-  void write_uint16(std::uint16_t v) noexcept { put_fixed<std::uint16_t>(marker::uint16, v); }
-  void write_uint32(std::uint32_t v) noexcept { put_fixed<std::uint32_t>(marker::uint32, v); }
-  void write_uint64(std::uint64_t v) noexcept { put_fixed<std::uint64_t>(marker::uint64, v); }
-  void write_int8(std::int8_t v) noexcept { put_fixed<std::uint8_t>(marker::int8, v); }
-  void write_int16(std::int16_t v) noexcept { put_fixed<std::uint16_t>(marker::int16, v); }
-  void write_int32(std::int32_t v) noexcept { put_fixed<std::uint32_t>(marker::int32, v); }
-  void write_int64(std::int64_t v) noexcept { put_fixed<std::uint64_t>(marker::int64, v); }
+  void write_uint8(std::uint8_t v) noexcept { put_header(head<1>{marker::uint8}, v); }
+  void write_uint16(std::uint16_t v) noexcept { put_header(head<2>{marker::uint16}, v); }
+  void write_uint32(std::uint32_t v) noexcept { put_header(head<4>{marker::uint32}, v); }
+  void write_uint64(std::uint64_t v) noexcept { put_header(head<8>{marker::uint64}, v); }
+  void write_int8(std::int8_t v) noexcept { put_header(head<1>{marker::int8}, as_bits(v)); }
+  void write_int16(std::int16_t v) noexcept { put_header(head<2>{marker::int16}, as_bits(v)); }
+  void write_int32(std::int32_t v) noexcept { put_header(head<4>{marker::int32}, as_bits(v)); }
+  void write_int64(std::int64_t v) noexcept { put_header(head<8>{marker::int64}, as_bits(v)); }
   MPK_WRITER_INLINE void write_float32(float v) noexcept {
-    put_fixed<std::uint32_t>(marker::float32, std::bit_cast<std::uint32_t>(v));
+    put_header(head<4>{marker::float32}, std::bit_cast<std::uint32_t>(v));
   }
   MPK_WRITER_INLINE void write_float64(double v) noexcept {
-    put_fixed<std::uint64_t>(marker::float64, std::bit_cast<std::uint64_t>(v));
+    put_header(head<8>{marker::float64}, std::bit_cast<std::uint64_t>(v));
   }
 
   /// Writes a non-negative integer in its smallest form.
   MPK_WRITER_INLINE void write_unsigned(std::uint64_t v) noexcept {
-    if (v <= marker::positive_fixint_max) return put_marker(static_cast<std::uint8_t>(v));
-    if (v <= 0xff) return put_fixed<std::uint8_t>(marker::uint8, static_cast<std::uint8_t>(v));
-    if (v <= 0xffff) return put_fixed<std::uint16_t>(marker::uint16, static_cast<std::uint16_t>(v));
-    if (v <= 0xffffffff)
-      return put_fixed<std::uint32_t>(marker::uint32, static_cast<std::uint32_t>(v));
-    put_fixed<std::uint64_t>(marker::uint64, v);
+    detail::uint_head(v, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, v); });
   }
 
   /// Writes a signed integer in its smallest form (non-negative values as unsigned ones).
   MPK_WRITER_INLINE void write_signed(std::int64_t v) noexcept {
-    if (v >= 0) return write_unsigned(static_cast<std::uint64_t>(v));
-    if (v >= -32) return put_marker(static_cast<std::uint8_t>(v));
-    if (v >= INT8_MIN) return put_fixed<std::uint8_t>(marker::int8, static_cast<std::uint8_t>(v));
-    if (v >= INT16_MIN)
-      return put_fixed<std::uint16_t>(marker::int16, static_cast<std::uint16_t>(v));
-    if (v >= INT32_MIN)
-      return put_fixed<std::uint32_t>(marker::int32, static_cast<std::uint32_t>(v));
-    put_fixed<std::uint64_t>(marker::int64, static_cast<std::uint64_t>(v));
+    detail::sint_head(v, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, as_bits(v)); });
   }
 
   // --- strings and binaries --------------------------------------------------------------
 
   /// Writes a string in its smallest form. errc::too_large at 2^32 bytes or more.
   MPK_WRITER_INLINE void write_str(std::string_view s) noexcept {
-    const std::size_t n = s.size();
-    if (n < 32) return put_with_payload(1, std::uint8_t(marker::fixstr | n), 0, s);
-    if (n <= 0xff && !options_.old_spec) return put_with_payload(2, marker::str8, n, s);
-    if (n <= 0xffff) return put_with_payload(3, marker::str16, n, s);
-    if (n <= max_length) return put_with_payload(5, marker::str32, n, s);
-    fail(errc::too_large);
+    detail::str_head(s.size(), options_.old_spec,
+                     [&](auto h) MPK_HEAD_LAMBDA { put_with_payload(h, s); });
   }
   /// Writes UTF-16 text as a str of its UTF-8 form, in the smallest form for that length,
   /// transcoding straight into the output: no intermediate string.
@@ -341,19 +271,19 @@ class writer {
     // up by 1 or 2 bytes: rare, and cheaper than measuring every string first.
     constexpr std::size_t one_pass_max = 4096;
     if (n <= one_pass_max) {
-      const std::size_t low = str_header_size(n);
-      const std::size_t worst = str_header_size(3 * n) + 3 * n;
+      const std::size_t low = detail::str_header_size(n, options_.old_spec);
+      const std::size_t worst = detail::str_header_size(3 * n, options_.old_spec) + 3 * n;
       std::byte* p = fits_without_growing(worst) ? out_->prepare(worst) : nullptr;
       if (p != nullptr) [[likely]] {
         const detail::transcoded t =
             detail::utf16_to_utf8_wide(s.data(), n, reinterpret_cast<char*>(p + low));
         if (t.error_at != detail::transcoded::no_error) [[unlikely]]
           return fail(errc::invalid_utf16);
-        const std::size_t head = str_header_size(t.count);
-        if (head != low) [[unlikely]]
-          std::memmove(p + head, p + low, t.count);
-        put_str_header(p, head, t.count);
-        return out_->commit(head + t.count);
+        const std::size_t size = detail::str_header_size(t.count, options_.old_spec);
+        if (size != low) [[unlikely]]
+          std::memmove(p + size, p + low, t.count);
+        detail::put_str_header(p, t.count, options_.old_spec);
+        return out_->commit(size + t.count);
       }
       // No room for the worst case (a span_sink near its end, or a buffer that would have
       // to grow for room it will mostly not use): measure, then write exactly.
@@ -363,46 +293,33 @@ class writer {
 
   /// Writes a string as str8 / str16 / str32 whatever its length; errc::too_large when it
   /// does not fit the chosen width.
-  void write_str8(std::string_view s) noexcept { put_sized(2, marker::str8, 0xff, s); }
-  void write_str16(std::string_view s) noexcept { put_sized(3, marker::str16, 0xffff, s); }
-  void write_str32(std::string_view s) noexcept { put_sized(5, marker::str32, max_length, s); }
+  void write_str8(std::string_view s) noexcept { put_sized(head<1>{marker::str8}, s); }
+  void write_str16(std::string_view s) noexcept { put_sized(head<2>{marker::str16}, s); }
+  void write_str32(std::string_view s) noexcept { put_sized(head<4>{marker::str32}, s); }
 
   /// Writes a binary in its smallest form (bin8/16/32; a string in old-spec mode).
   void write_bin(std::span<const std::byte> b) noexcept {
-    const std::string_view s(reinterpret_cast<const char*>(b.data()), b.size());
-    if (options_.old_spec) return write_str(s);
-    const std::size_t n = b.size();
-    if (n <= 0xff) return put_with_payload(2, marker::bin8, n, s);
-    if (n <= 0xffff) return put_with_payload(3, marker::bin16, n, s);
-    if (n <= max_length) return put_with_payload(5, marker::bin32, n, s);
-    fail(errc::too_large);
+    detail::bin_head(b.size(), options_.old_spec,
+                     [&](auto h) MPK_HEAD_LAMBDA { put_with_payload(h, as_chars(b)); });
   }
   void write_bin8(std::span<const std::byte> b) noexcept {
-    put_sized(2, marker::bin8, 0xff, as_chars(b));
+    put_sized(head<1>{marker::bin8}, as_chars(b));
   }
   void write_bin16(std::span<const std::byte> b) noexcept {
-    put_sized(3, marker::bin16, 0xffff, as_chars(b));
+    put_sized(head<2>{marker::bin16}, as_chars(b));
   }
   void write_bin32(std::span<const std::byte> b) noexcept {
-    put_sized(5, marker::bin32, max_length, as_chars(b));
+    put_sized(head<4>{marker::bin32}, as_chars(b));
   }
 
   /// Writes only the header of a string of `n` bytes; the caller then writes exactly `n`
   /// bytes with `write_raw` (for text produced piece by piece).
   void write_str_header(std::size_t n) noexcept {
-    if (n < 32) return put_marker(std::uint8_t(marker::fixstr | n));
-    if (n <= 0xff && !options_.old_spec) return put_header(2, marker::str8, n);
-    if (n <= 0xffff) return put_header(3, marker::str16, n);
-    if (n <= max_length) return put_header(5, marker::str32, n);
-    fail(errc::too_large);
+    detail::str_head(n, options_.old_spec, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n); });
   }
   /// Writes only the header of a binary of `n` bytes (see write_str_header).
   void write_bin_header(std::size_t n) noexcept {
-    if (options_.old_spec) return write_str_header(n);
-    if (n <= 0xff) return put_header(2, marker::bin8, n);
-    if (n <= 0xffff) return put_header(3, marker::bin16, n);
-    if (n <= max_length) return put_header(5, marker::bin32, n);
-    fail(errc::too_large);
+    detail::bin_head(n, options_.old_spec, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n); });
   }
 
   // --- extensions ------------------------------------------------------------------------
@@ -410,81 +327,14 @@ class writer {
   /// Writes an extension value: fixext1/2/4/8/16 when the size is one of those, else
   /// ext8/16/32. Types -128..-1 are reserved by the specification (-1 is the timestamp).
   void write_ext(std::int8_t type, std::span<const std::byte> data) noexcept {
-    const std::size_t n = data.size();
-    std::uint8_t fixed = 0;
-    switch (n) {
-      case 1:
-        fixed = marker::fixext1;
-        break;
-      case 2:
-        fixed = marker::fixext2;
-        break;
-      case 4:
-        fixed = marker::fixext4;
-        break;
-      case 8:
-        fixed = marker::fixext8;
-        break;
-      case 16:
-        fixed = marker::fixext16;
-        break;
-      default:
-        break;
-    }
-    if (fixed != 0) {
-      std::byte* p = reserve(2 + n);
-      if (p == nullptr) return;
-      p[0] = std::byte{fixed};
-      p[1] = static_cast<std::byte>(type);
-      std::memcpy(p + 2, data.data(), n);
-      return out_->commit(2 + n);
-    }
-    write_ext_header(type, n);
-    write_raw(data);
+    detail::ext_head(data.size(),
+                     [&](auto h) MPK_HEAD_LAMBDA { put_with_payload(h, as_chars(data), type); });
   }
 
   /// Writes the header of an extension of `n` bytes (ext8/16/32, or fixext when `n` is
   /// 1, 2, 4, 8 or 16); the caller then writes exactly `n` bytes with `write_raw`.
   void write_ext_header(std::int8_t type, std::size_t n) noexcept {
-    std::size_t size = 0;
-    std::uint8_t m = 0;
-    switch (n) {
-      case 1:
-        m = marker::fixext1;
-        size = 2;
-        break;
-      case 2:
-        m = marker::fixext2;
-        size = 2;
-        break;
-      case 4:
-        m = marker::fixext4;
-        size = 2;
-        break;
-      case 8:
-        m = marker::fixext8;
-        size = 2;
-        break;
-      case 16:
-        m = marker::fixext16;
-        size = 2;
-        break;
-      default:
-        if (n <= 0xff)
-          m = marker::ext8, size = 3;
-        else if (n <= 0xffff)
-          m = marker::ext16, size = 4;
-        else if (n <= max_length)
-          m = marker::ext32, size = 6;
-        else
-          return fail(errc::too_large);
-    }
-    std::byte* p = reserve(size);
-    if (p == nullptr) return;
-    p[0] = std::byte{m};
-    store_length(p + 1, size - 2, n);
-    p[size - 1] = static_cast<std::byte>(type);
-    out_->commit(size);
+    detail::ext_head(n, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n, type); });
   }
 
   // --- containers and raw bytes ----------------------------------------------------------
@@ -492,19 +342,13 @@ class writer {
   /// Writes an array header for `n` elements (fixarray, array16, array32); the caller then
   /// writes the `n` elements. errc::too_large at 2^32 or more.
   void begin_array(std::size_t n) noexcept {
-    if (n < 16) return put_marker(std::uint8_t(marker::fixarray | n));
-    if (n <= 0xffff) return put_header(3, marker::array16, n);
-    if (n <= max_length) return put_header(5, marker::array32, n);
-    fail(errc::too_large);
+    detail::container_head<false>(n, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n); });
   }
 
   /// Writes a map header for `n` entries (fixmap, map16, map32); the caller then writes
   /// `n` keys and values alternately. errc::too_large at 2^32 or more.
   void begin_map(std::size_t n) noexcept {
-    if (n < 16) return put_marker(std::uint8_t(marker::fixmap | n));
-    if (n <= 0xffff) return put_header(3, marker::map16, n);
-    if (n <= max_length) return put_header(5, marker::map32, n);
-    fail(errc::too_large);
+    detail::container_head<true>(n, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n); });
   }
 
   /// Copies pre-encoded bytes to the output unchanged (no check that they are MessagePack).
@@ -523,8 +367,15 @@ class writer {
   }
 
  private:
+  template <std::size_t W>
+  using head = detail::head<W>;
+
   static std::string_view as_chars(std::span<const std::byte> b) noexcept {
     return {reinterpret_cast<const char*>(b.data()), b.size()};
+  }
+  /// A signed integer's two's-complement bits, for put_header (which stores the low bytes).
+  static constexpr std::uint64_t as_bits(std::int64_t v) noexcept {
+    return static_cast<std::uint64_t>(v);
   }
 
   // Out of line so that write(double), on every typed hot path, stays small enough to inline.
@@ -560,8 +411,10 @@ class writer {
     if (error_.code == errc::ok) error_ = {code, detail::sink_position(*out_)};
   }
 
-  /// Room for `n` bytes, or nullptr (and the sticky error set) when there is none.
-  MPK_WRITER_INLINE std::byte* reserve(std::size_t n) noexcept {
+  /// Room for `n` bytes, or nullptr (and the sticky error set) when there is none. Forced
+  /// inline with both compilers: each size class of a ladder has its own reservation of a
+  /// constant size, and GCC left some as calls (W5 pack of maps of strings).
+  [[gnu::always_inline]] inline std::byte* reserve(std::size_t n) noexcept {
     if (!ok()) [[unlikely]]
       return nullptr;
     std::byte* p = out_->prepare(n);
@@ -570,59 +423,61 @@ class writer {
     return p;
   }
 
-  MPK_WRITER_INLINE void put_marker(std::uint8_t m) noexcept {
-    std::byte* p = reserve(1);
-    if (p == nullptr) [[unlikely]]
-      return;
-    p[0] = std::byte{m};
-    out_->commit(1);
-  }
-
-  template <class U>
-  MPK_WRITER_INLINE void put_fixed(std::uint8_t m, U v) noexcept {
-    std::byte* p = reserve(1 + sizeof(U));
-    if (p == nullptr) [[unlikely]]
-      return;
-    p[0] = std::byte{m};
-    detail::store_be<U>(p + 1, v);
-    out_->commit(1 + sizeof(U));
-  }
-
-  static void store_length(std::byte* p, std::size_t width, std::size_t n) noexcept {
-    if (width == 1)
-      p[0] = static_cast<std::byte>(n);
-    else if (width == 2)
-      detail::store_be16(p, static_cast<std::uint16_t>(n));
-    else
-      detail::store_be32(p, static_cast<std::uint32_t>(n));
-  }
-
-  /// Marker, then `header - 1` bytes of big-endian length `n`.
-  void put_header(std::size_t header, std::uint8_t m, std::size_t n) noexcept {
-    std::byte* p = reserve(header);
-    if (p == nullptr) [[unlikely]]
-      return;
-    p[0] = std::byte{m};
-    store_length(p + 1, header - 1, n);
-    out_->commit(header);
-  }
-
-  /// Header and payload. Small payloads share one reservation with their header; large
-  /// ones are appended, so a stream_sink can pass them straight to its target.
-  MPK_WRITER_INLINE void put_with_payload(std::size_t header, std::uint8_t m, std::size_t n,
-                                          std::string_view payload) noexcept {
-    constexpr std::size_t one_reservation_max = 256;
-    if (payload.size() > one_reservation_max) {
-      put_header(header, m, n);
-      return write_raw({reinterpret_cast<const std::byte*>(payload.data()), payload.size()});
+  /// Header `h` (from a ladder of detail/header.hpp, or a forced width) with number `n`: the
+  /// whole value for a scalar (`n` its bits), the header alone for the header calls (`n` the
+  /// length or count). errc::too_large when a ladder found `n` too large (too_large_head).
+  template <class H>
+  MPK_WRITER_INLINE void put_header(H h, std::uint64_t n) noexcept {
+    if constexpr (!H::fits) {
+      fail(errc::too_large);
+    } else {
+      std::byte* p = reserve(H::size);
+      if (p == nullptr) [[unlikely]]
+        return;
+      detail::put_head(p, h, n);
+      out_->commit(H::size);
     }
-    std::byte* p = reserve(header + payload.size());
-    if (p == nullptr) [[unlikely]]
-      return;
-    p[0] = std::byte{m};
-    if (header > 1) store_length(p + 1, header - 1, n);
-    detail::copy_bytes(p + header, payload.data(), payload.size());
-    out_->commit(header + payload.size());
+  }
+  /// An ext header: `h` for `n` bytes of data, then the type byte.
+  template <class H>
+  void put_header(H h, std::uint64_t n, std::int8_t type) noexcept {
+    if constexpr (!H::fits) {
+      fail(errc::too_large);
+    } else {
+      std::byte* p = reserve(H::size + 1);
+      if (p == nullptr) [[unlikely]]
+        return;
+      detail::put_ext_head(p, h, type, n);
+      out_->commit(H::size + 1);
+    }
+  }
+
+  /// Header `h` for `payload` (for an ext with its type byte: `Ext...` is the type), then the
+  /// payload. Small payloads share one reservation with their header; large ones are
+  /// appended, so a stream_sink can pass them straight to its target.
+  template <class H, class... Ext>
+  MPK_WRITER_INLINE void put_with_payload(H h, std::string_view payload, Ext... type) noexcept {
+    static_assert(sizeof...(Ext) <= 1);
+    const std::size_t n = payload.size();
+    if constexpr (!H::fits) {
+      fail(errc::too_large);
+    } else {
+      constexpr std::size_t one_reservation_max = 256;
+      if (n > one_reservation_max) {
+        put_header(h, n, type...);
+        return write_raw({reinterpret_cast<const std::byte*>(payload.data()), n});
+      }
+      constexpr std::size_t header = H::size + sizeof...(Ext);
+      std::byte* p = reserve(header + n);
+      if (p == nullptr) [[unlikely]]
+        return;
+      if constexpr (sizeof...(Ext) == 0)
+        detail::put_head(p, h, n);
+      else
+        detail::put_ext_head(p, h, type..., n);
+      detail::copy_bytes(p + header, payload.data(), n);
+      out_->commit(header + n);
+    }
   }
 
   /// False when reserving `n` bytes would make the sink grow (a sink that says how much
@@ -635,24 +490,6 @@ class writer {
       return out_->room() >= n;
     else
       return true;  // prepare() decides
-  }
-
-  /// Bytes of the str header for a payload of `n` bytes (n < 2^32).
-  std::size_t str_header_size(std::size_t n) const noexcept {
-    if (n < 32) return 1;
-    if (n <= 0xff && !options_.old_spec) return 2;
-    return n <= 0xffff ? 3 : 5;
-  }
-
-  /// Stores a str header of `head` bytes (from str_header_size) for `n` bytes at `p`.
-  static void put_str_header(std::byte* p, std::size_t head, std::size_t n) noexcept {
-    static constexpr std::uint8_t markers[] = {0, 0, marker::str8, marker::str16, 0, marker::str32};
-    if (head == 1) {
-      p[0] = std::byte{static_cast<std::uint8_t>(marker::fixstr | n)};
-    } else {
-      p[0] = std::byte{markers[head]};
-      store_length(p + 1, head - 1, n);
-    }
   }
 
   /// write_str(u16string_view) in two passes: the UTF-8 length (which also finds a lone
@@ -680,9 +517,12 @@ class writer {
     }
   }
 
-  void put_sized(std::size_t header, std::uint8_t m, std::size_t max, std::string_view s) noexcept {
-    if (s.size() > max) return fail(errc::too_large);
-    put_with_payload(header, m, s.size(), s);
+  /// A forced width (write_str8, write_bin16, ...): errc::too_large when `s` is longer than
+  /// the width holds.
+  template <std::size_t W>
+  void put_sized(head<W> h, std::string_view s) noexcept {
+    if (s.size() > head<W>::max) return fail(errc::too_large);
+    put_with_payload(h, s);
   }
 
   Sink* out_;

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "mpk/codec/core.hpp"
+#include "mpk/detail/header.hpp"
 
 namespace mpk::inline v0 {
 
@@ -66,41 +67,8 @@ concept described = requires {
   mpk_describe(type_tag<T>{});
 };
 
-/// Bytes of a str header for a key of `n` bytes (fixstr, str8, str16, str32).
-constexpr std::size_t key_header_size(std::size_t n) noexcept {
-  return n < 32 ? 1 : n <= 0xff ? 2 : n <= 0xffff ? 3 : 5;
-}
-/// Bytes of an array or map header for `n` elements.
-constexpr std::size_t container_header_size(std::size_t n) noexcept {
-  return n < 16 ? 1 : n <= 0xffff ? 3 : 5;
-}
-
-/// Writes a container or str header (`fix` is the fix-format base, `m16`/`m32` the wide
-/// markers, `m8` the 8-bit one or 0 when there is none) at `out`; returns the bytes written.
-constexpr std::size_t put_header(std::byte* out, std::size_t n, std::uint8_t fix,
-                                 std::size_t fix_max, std::uint8_t m8, std::uint8_t m16,
-                                 std::uint8_t m32) noexcept {
-  auto put = [&](std::size_t i, std::size_t v) { out[i] = static_cast<std::byte>(v & 0xff); };
-  if (n <= fix_max) {
-    put(0, fix | n);
-    return 1;
-  }
-  if (m8 != 0 && n <= 0xff) {
-    put(0, m8);
-    put(1, n);
-    return 2;
-  }
-  if (n <= 0xffff) {
-    put(0, m16);
-    put(1, n >> 8);
-    put(2, n);
-    return 3;
-  }
-  put(0, m32);
-  for (std::size_t i = 0; i < 4; ++i)
-    put(1 + i, n >> (24 - 8 * i));
-  return 5;
-}
+// Header sizes and bytes (str_header_size, container_header_size, put_str_header,
+// put_container_header) come from detail/header.hpp, the writer's own definition.
 
 /// Where a struct's fields come from: MPK_MAP / MPK_ARRAY here, reflection of a plain
 /// aggregate in codec/reflect.hpp. Each provides map_mode, count, names (the keys) and
@@ -142,7 +110,7 @@ struct layout : field_source<T> {
     std::size_t n = container_header_size(count);
     if (map_mode) {
       for (auto name : names)
-        n += key_header_size(name.size()) + name.size();
+        n += str_header_size(name.size()) + name.size();
     }
     return n;
   }();
@@ -150,24 +118,20 @@ struct layout : field_source<T> {
   /// True when a key takes str8, which an old-spec writer must not write.
   static constexpr bool has_str8_key = [] {
     for (auto name : names)
-      if (map_mode && key_header_size(name.size()) == 2) return true;
+      if (map_mode && str_header_size(name.size()) == 2) return true;
     return false;
   }();
 
   static constexpr auto encoded = [] {
     std::pair<std::array<std::byte, total_size>, std::array<std::size_t, count + 1>> out{};
     auto& [bytes, offsets] = out;
-    std::size_t at = 0;
-    if (map_mode)
-      at += put_header(bytes.data(), count, marker::fixmap, 15, 0, marker::map16, marker::map32);
-    else
-      at += put_header(bytes.data(), count, marker::fixarray, 15, 0, marker::array16,
-                       marker::array32);
+    std::size_t at = static_cast<std::size_t>(put_container_header<map_mode>(bytes.data(), count) -
+                                              bytes.data());
     offsets[0] = 0;
     for (std::size_t i = 0; i < count; ++i) {
       if (map_mode) {
-        at += put_header(bytes.data() + at, names[i].size(), marker::fixstr, 31, marker::str8,
-                         marker::str16, marker::str32);
+        at = static_cast<std::size_t>(put_str_header(bytes.data() + at, names[i].size()) -
+                                      bytes.data());
         for (char c : names[i])
           bytes[at++] = static_cast<std::byte>(c);
       }
