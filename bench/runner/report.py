@@ -26,7 +26,7 @@ WORKLOADS = [  # id, name, title, unit shown; ops/s where the original benchmark
     ("W8", "build_matrix", "mpk under GCC and Clang, -O2 and -O3 -march=native", "ns"),
     ("JSON", "json_conversion", "MessagePack to and from JSON text (C++)", "ns"),
 ]
-LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby"]
+LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby", "C#"]
 # C and C++ share the first columns, in this order (then any other C/C++ implementation).
 NATIVE_ORDER = ["mpk", "msgpack-cxx", "msgpack-c", "nlohmann", "simdjson", "rapidjson"]
 QUICK_NOTE = ("**Quick run**: small sizes and very short timings, a smoke test. Do not quote "
@@ -261,6 +261,9 @@ def markdown(rows, machine):
     w("## Implementations\n\n| implementation | language | version |\n|:--|:--|:--|\n")
     for impl, lang, ver in versions(rows):
         w("| %s | %s | %s |\n" % (md_escape(impl), lang, md_escape(ver)))
+    w("\n")
+    for what, why in machine.get("not_run", {}).items():
+        w("- %s: %s.\n" % (md_escape(what), md_escape(why)))
     w("\n" + LEGEND + "\n\n")
     by_w = {}
     for r in rows:
@@ -315,7 +318,7 @@ def markdown(rows, machine):
                         cols.append("%s objects" % r["allocs_per_op"])
                 w("| %s | %s |\n" % (md_escape(c), " | ".join(cols)))
             w("\n")
-    w(published_md())
+    w(published_md(rows))
     return out.getvalue()
 
 
@@ -324,17 +327,40 @@ def published():
         return json.load(f)
 
 
-def published_md():
+def published_measured(s, rows):
+    """A source's "measured" column: the cell measured here for each row ({row case: our
+    case} in published.json), or None; the column's title."""
+    m = s.get("measured")
+    if not m:
+        return None, None
+    cells = {(r["workload"], r["case"]): r for r in rows if r["implementation"] == m["implementation"]}
+    out = []
+    for wl, case, _ in s["rows"]:
+        r = cells.get((wl, m["cases"].get(case)))
+        out.append(None if r is None or not r["ns_per_unit"] else (float(r["ns_per_unit"]), r["case"], r["version"]))
+    return out, m["title"]
+
+
+def published_md(rows=()):
     p = published()
     out = "## Published figures of implementations that cannot run here\n\n"
     out += "**Not measured by this suite.** " + p["note"] + "\n\n"
     for s in p["sources"]:
         out += "### %s\n\nSource: `%s` (%s). Hardware: %s. Unit: %s.\n\n" % (
             s["title"], s["seed"], "copied from the report by hand", s["hardware"], s["unit"])
-        out += "| workload | case | " + " | ".join(s["columns"]) + " |\n"
-        out += "|:--|:--|" + "--:|" * len(s["columns"]) + "\n"
-        for wl, case, vals in s["rows"]:
-            out += "| %s | %s | %s |\n" % (wl, case, " | ".join("—" if v is None else "{:,}".format(v) for v in vals))
+        measured, title = published_measured(s, rows)
+        cols = s["columns"] + ([title] if measured else [])
+        out += "| workload | case | " + " | ".join(cols) + " |\n"
+        out += "|:--|:--|" + "--:|" * len(cols) + "\n"
+        for k, (wl, case, vals) in enumerate(s["rows"]):
+            extra = ""
+            if measured:
+                m = measured[k]
+                extra = " | " + ("" if m is None else "%s (`%s`)" % ("{:,.1f}".format(m[0]), m[1]))
+            out += "| %s | %s | %s%s |\n" % (wl, case, " | ".join("—" if v is None else "{:,}".format(v) for v in vals), extra)
+        if measured and any(measured):
+            out += "\nThe last column was measured here, in this run (%s), on this machine: %s\n" % (
+                next(m[2] for m in measured if m), s["measured"]["note"])
         out += "\n"
     return out
 

@@ -32,11 +32,29 @@ from resultformat import read_rows, write_rows  # noqa: E402
 BUILD_DIR_DEFAULT = os.path.join(ROOT, "build", "bench")
 
 
+DOTNET_DIR = os.path.join(ROOT, "bench", "harness", "dotnet")
+DOTNET_DLL = os.path.join(DOTNET_DIR, "bin", "Release", "net10.0", "MpkBench.dll")
+# Languages whose harness needs a tool that may be missing: the report marks their cells.
+NOT_RUN_NO_DOTNET = "not run: no .NET SDK (`dotnet` is not on PATH)"
+
+
+def build_dotnet():
+    """Builds the .NET harness (Release; NuGet packages restored in locked mode from
+    packages.lock.json). False, with the reason on stderr, when it does not build."""
+    r = subprocess.run(["dotnet", "build", DOTNET_DIR, "-c", "Release", "-p:RestoreLockedMode=true", "-nologo",
+                        "-v", "quiet"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
+    return r.returncode == 0
+
+
 def harnesses(ref, quick):
-    """The harnesses: name, command line (without --out/--only/--list), environment."""
+    """The harnesses: name, command line (without --out/--only/--list), environment. The .NET
+    harness is there when `dotnet` is on PATH (machine.json and the report say when not)."""
     q = ["--quick"] if quick else []
     lua_env = dict(os.environ, LUA_PATH="/usr/share/lua/5.3/?.lua;;")
     h = os.path.join(ROOT, "bench", "harness")
+    dotnet = [("dotnet", ["dotnet", DOTNET_DLL, "--ref", ref] + q, None)] if shutil.which("dotnet") else []
     return [
         ("python", ["/usr/bin/python3", os.path.join(h, "python", "harness.py"), "--ref", ref] + q, None),
         # --expose-gc: the harness collects garbage before each repetition (docs/benchmark-suite.md).
@@ -44,7 +62,7 @@ def harnesses(ref, quick):
         ("lua5.4", ["lua5.4", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, lua_env),
         ("luajit", ["luajit", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, None),
         ("ruby", ["ruby", os.path.join(h, "ruby", "harness.rb"), "--ref", ref] + q, None),
-    ]
+    ] + dotnet
 
 
 # --- progress -------------------------------------------------------------------------------
@@ -110,6 +128,16 @@ def git_commit():
     return r.stdout.strip() if r.returncode == 0 else None
 
 
+def nuget_packages():
+    """The NuGet packages of the .NET harness and their versions, from its lock file."""
+    try:
+        with open(os.path.join(DOTNET_DIR, "packages.lock.json")) as f:
+            deps = next(iter(json.load(f)["dependencies"].values()))
+        return {name: d["resolved"] for name, d in deps.items() if d.get("type") == "Direct"}
+    except (OSError, ValueError, StopIteration, KeyError):
+        return {}
+
+
 def machine_info(build_dir):
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
@@ -164,6 +192,8 @@ def machine_info(build_dir):
         "lua5.4": out_of(["lua5.4", "-v"]),
         "luajit": out_of(["luajit", "-v"]),
         "ruby": out_of(["ruby", "--version"]),
+        "dotnet": out_of(["dotnet", "--version"]) if shutil.which("dotnet") else NOT_RUN_NO_DOTNET,
+        "nuget_packages": nuget_packages(),
         "debian_packages": deb,
         "npm_packages": npm,
         "load_average_at_start": open("/proc/loadavg").read().split()[:3],
@@ -387,6 +417,8 @@ def main_run(a):
             run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                  "-DMPK_BUILD_BENCH=ON", "-DMPK_BUILD_TESTS=OFF"])
         run(["cmake", "--build", build, "-j", "2", "--target", "mpk_bench", "mpk_gen"])
+    if shutil.which("dotnet") and not a.no_build and not build_dotnet():
+        raise SystemExit("bench: the .NET harness (bench/harness/dotnet) does not build")
     exe = os.path.join(build, "bench", "mpk_bench")
     gen = os.path.join(build, "bench", "mpk_gen")
 
@@ -479,6 +511,8 @@ def main_run(a):
     for w, rs in by_workload.items():
         write_rows(os.path.join(out_dir, w + ".csv"), rs)
     machine["harness_exit_status"] = status
+    if not shutil.which("dotnet"):
+        machine["not_run"] = {"C#": NOT_RUN_NO_DOTNET}
     machine["mode"] = "quick" if a.quick else "full"
     machine["only"] = only
     if a.note:
