@@ -160,6 +160,7 @@ public static class Data
         return d;
     }
 
+    // Beware: Arr(x) with x an object?[] passes x itself as the params array.
     static object?[] Arr(params object?[] v) => v;
 
     static Dictionary<string, object?> MediumOrLarge(bool large)
@@ -226,7 +227,7 @@ public static class Data
     };
 
     public static object?[] StreamMessage() =>
-        ["tag", Arr(Arr(1440949922L, new Dictionary<string, object?> { ["message"] = "hi there" }))];
+        ["tag", new object?[] { Arr(1440949922L, new Dictionary<string, object?> { ["message"] = "hi there" }) }];
 
     public static bool HasBytes(object? v) => v switch
     {

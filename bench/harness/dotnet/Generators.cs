@@ -1,7 +1,8 @@
 // Generator test (`--check-generators`): the canonical encoding of every case this harness
 // generates must have the digest of mpk's reference encoding (digests.csv, FNV-1a 64).
-// MessagePack-CSharp writes every integer in its smallest form and doubles as float64, as mpk
-// does, and keeps the maps' key order: every case compares by digest (the record extension
+// The canonical encoding is written through MessagePack-CSharp's low-level writer (every
+// integer in its smallest form, doubles as float64, maps in key order, as mpk writes them):
+// every case compares by digest (the record extension
 // cases are skipped: no .NET library has msgpackr's records).
 using System.Buffers;
 
@@ -18,16 +19,41 @@ public static class Generators
         return h;
     }
 
+    /// <summary>The canonical encoding of a generic value through MessagePack-CSharp's
+    /// low-level writer, whose Write(long) picks the smallest form (its generic
+    /// Serialize&lt;object&gt; writes a long as int 64 whatever its value).</summary>
+    static void WriteTree(ref MessagePack.MessagePackWriter w, object? v)
+    {
+        switch (v)
+        {
+            case null: w.WriteNil(); break;
+            case bool b: w.Write(b); break;
+            case long l: w.Write(l); break;
+            case double d: w.Write(d); break;
+            case string s: w.Write(s); break;
+            case byte[] b: w.Write(b); break;
+            case object?[] a:
+                w.WriteArrayHeader(a.Length);
+                foreach (var x in a) WriteTree(ref w, x);
+                break;
+            case Dictionary<string, object?> m:
+                w.WriteMapHeader(m.Count);
+                foreach (var (k, x) in m) { w.Write(k); WriteTree(ref w, x); }
+                break;
+            default: throw new ArgumentException("WriteTree: " + v.GetType());
+        }
+    }
+
     static byte[] Stream(IEnumerable<object?> values)
     {
         var o = new ArrayBufferWriter<byte>();
         var w = new MessagePack.MessagePackWriter(o);
-        foreach (var v in values) MessagePack.MessagePackSerializer.Serialize(ref w, v, Cells.MpcOptions);
+        foreach (var v in values) WriteTree(ref w, v);
         w.Flush();
         return o.WrittenSpan.ToArray();
     }
 
-    static byte[] One(object? v) => MessagePack.MessagePackSerializer.Serialize(v, Cells.MpcOptions);
+    static byte[] One(object? v) => Stream([v]);
 
     public static int Check(string refDir, bool quick)
     {
@@ -70,7 +96,7 @@ public static class Generators
             string got = Fnv1a64(data).ToString("x16");
             if (got != h)
             {
-                Console.WriteLine($"DIFF {w}/{c}: {got}, mpk {h}");
+                Console.WriteLine($"DIFF {w}/{c}: {got}, mpk {h}; starts {Convert.ToHexString(data.AsSpan(0, Math.Min(24, data.Length)))}");
                 bad++;
             }
             else Console.WriteLine($"OK {w}/{c} {got}");
