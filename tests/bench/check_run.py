@@ -101,7 +101,8 @@ def main(d):
         check(m.get("npm_packages", {}).get(p), "machine.json: no version of npm package %s" % p)
     whole = not m.get("only")
     status = m.get("harness_exit_status", {})
-    dotnet = "C#" not in m.get("not_run", {})
+    not_run = m.get("not_run", {})
+    dotnet = "C#" not in not_run
     check(dotnet == (bool(m.get("dotnet")) and not str(m.get("dotnet")).startswith("not run")),
           "machine.json: the .NET SDK's version (%s) and not_run (%s) disagree" % (m.get("dotnet"), m.get("not_run")))
     if dotnet:
@@ -169,7 +170,7 @@ def main(d):
         for impl in sorted({r["implementation"] for r in rows if r["workload"] == w}):
             check(impl in columns, "report.md: %s has no column for %s" % (w, impl))
     check("## Published figures of implementations that cannot run here" in md, "report.md: no published figures")
-    for what, why in m.get("not_run", {}).items():
+    for what, why in not_run.items():
         check("- %s: %s." % (what, why) in md, "report.md does not say that %s was not run" % what)
     if not dotnet:
         check(not any(r["language"] == "C#" for r in rows), "C# cells although the .NET SDK is not there")
