@@ -11,7 +11,21 @@ using System.Text.Unicode;
 
 namespace MpkBench;
 
-public enum Kind { Integer, Nil, Boolean, Float, String, Binary, Array, Map, Other }
+/// <summary>The type of the next value, as both libraries' MessagePackType enums number it
+/// (checked by <see cref="KindCheck"/>): the wrappers convert by value.</summary>
+public enum Kind { Unknown, Integer, Nil, Boolean, Float, String, Binary, Array, Map, Extension }
+
+public static class KindCheck
+{
+    /// <summary>Throws when either library numbers its MessagePackType otherwise than Kind.</summary>
+    public static void Run()
+    {
+        foreach (var t in new[] { typeof(MessagePack.MessagePackType), typeof(Nerdbank.MessagePack.MessagePackType) })
+            foreach (Kind k in Enum.GetValues<Kind>())
+                if (Convert.ToInt32(Enum.Parse(t, k.ToString())) != (int)k)
+                    throw new InvalidOperationException($"{t.FullName}.{k} is not {(int)k}: update Kind");
+    }
+}
 
 public interface IWriter
 {
@@ -50,18 +64,7 @@ public ref struct MpcReader(ReadOnlyMemory<byte> input) : IReader
 {
     MessagePack.MessagePackReader r = new(input);
     public readonly bool End => r.End;
-    public Kind Next => r.NextMessagePackType switch
-    {
-        MessagePack.MessagePackType.Integer => Kind.Integer,
-        MessagePack.MessagePackType.Nil => Kind.Nil,
-        MessagePack.MessagePackType.Boolean => Kind.Boolean,
-        MessagePack.MessagePackType.Float => Kind.Float,
-        MessagePack.MessagePackType.String => Kind.String,
-        MessagePack.MessagePackType.Binary => Kind.Binary,
-        MessagePack.MessagePackType.Array => Kind.Array,
-        MessagePack.MessagePackType.Map => Kind.Map,
-        _ => Kind.Other,
-    };
+    public Kind Next => (Kind)(int)r.NextMessagePackType;
     public long ReadInt64() => r.ReadInt64();
     public double ReadDouble() => r.ReadDouble();
     public string? ReadString() => r.ReadString();
@@ -86,18 +89,7 @@ public ref struct NbReader(ReadOnlyMemory<byte> input) : IReader
     static readonly Nerdbank.MessagePack.SerializationContext Context = new();
     Nerdbank.MessagePack.MessagePackReader r = new(input);
     public readonly bool End => r.End;
-    public Kind Next => r.NextMessagePackType switch
-    {
-        Nerdbank.MessagePack.MessagePackType.Integer => Kind.Integer,
-        Nerdbank.MessagePack.MessagePackType.Nil => Kind.Nil,
-        Nerdbank.MessagePack.MessagePackType.Boolean => Kind.Boolean,
-        Nerdbank.MessagePack.MessagePackType.Float => Kind.Float,
-        Nerdbank.MessagePack.MessagePackType.String => Kind.String,
-        Nerdbank.MessagePack.MessagePackType.Binary => Kind.Binary,
-        Nerdbank.MessagePack.MessagePackType.Array => Kind.Array,
-        Nerdbank.MessagePack.MessagePackType.Map => Kind.Map,
-        _ => Kind.Other,
-    };
+    public Kind Next => (Kind)(int)r.NextMessagePackType;
     public long ReadInt64() => r.ReadInt64();
     public double ReadDouble() => r.ReadDouble();
     public string? ReadString() => r.ReadString();
@@ -178,7 +170,7 @@ public static class LowLevel
                 case Kind.Integer: s.I = r.ReadInt64(); sum += s.I; break;
                 case Kind.Float: s.D = r.ReadDouble(); sum += (long)s.D; break;
                 case Kind.String: s.S = r.ReadString(); sum += s.S?.Length ?? 0; break;
-                default: r.Skip(); ok = false; break;
+                default: r.Skip(); ok = false; break;  // no other type in W1
             }
             if (check is not null && ok)
             {

@@ -51,6 +51,7 @@ public static class Program
             }
         }
         if (refDir is null) { Console.Error.WriteLine("MpkBench: --ref DIR is required"); return 2; }
+        KindCheck.Run();
         if (checkGenerators) return Generators.Check(refDir, quick);
         var words = only.Split(',', StringSplitOptions.RemoveEmptyEntries);
         var todo = Cells.All(refDir, quick).Where(c => words.Length == 0 || words.Any(w => c.Id.Contains(w))).ToList();
