@@ -430,7 +430,10 @@ def html_report(rows, machine):
     w("<h2>Implementations</h2><table><tr><th>implementation<th>language<th>version</tr>")
     for impl, lang, ver in versions(rows):
         w("<tr><td>%s<td>%s<td>%s</tr>" % (e(impl), e(lang), e(ver)))
-    w("</table><p>%s</p>\n" % e(LEGEND.replace("**", "")))
+    w("</table>")
+    for what, why in machine.get("not_run", {}).items():
+        w("<p class=note>%s: %s.</p>" % (e(what), e(why)))
+    w("<p>%s</p>\n" % e(LEGEND.replace("**", "")))
     by_w = {}
     for r in rows:
         by_w.setdefault(r["workload"], []).append(r)
@@ -472,10 +475,17 @@ def html_report(rows, machine):
     w("<h2>Published figures of implementations that cannot run here</h2><div class=pub><p><b>Not measured by this suite.</b> %s</p>" % e(p["note"]))
     for s in p["sources"]:
         w("<h3>%s</h3><p>Source: <code>%s</code>. Hardware: %s. Unit: %s.</p>" % (e(s["title"]), e(s["seed"]), e(s["hardware"]), e(s["unit"])))
-        w("<table><tr><th>workload<th>case" + "".join("<th>%s" % e(c) for c in s["columns"]) + "</tr>")
-        for wl, case, vals in s["rows"]:
-            w("<tr><td>%s<td>%s%s</tr>" % (e(wl), e(case), "".join("<td class=n>%s" % ("—" if v is None else "{:,}".format(v)) for v in vals)))
+        measured, title = published_measured(s, rows)
+        w("<table><tr><th>workload<th>case" + "".join("<th>%s" % e(c) for c in s["columns"] + ([title] if measured else [])) + "</tr>")
+        for k, (wl, case, vals) in enumerate(s["rows"]):
+            extra = ""
+            if measured:
+                m = measured[k]
+                extra = "<td class=n>%s" % ("" if m is None else "%s (%s)" % ("{:,.1f}".format(m[0]), e(m[1])))
+            w("<tr><td>%s<td>%s%s%s</tr>" % (e(wl), e(case), "".join("<td class=n>%s" % ("—" if v is None else "{:,}".format(v)) for v in vals), extra))
         w("</table>")
+        if measured and any(measured):
+            w("<p>The last column was measured here, in this run, on this machine: %s</p>" % e(s["measured"]["note"]))
     w("</div></body></html>\n")
     return out.getvalue()
 
