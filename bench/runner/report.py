@@ -303,8 +303,9 @@ def markdown(rows, machine):
         if alloc:
             a_impls = ordered(r["implementation"] for r in alloc)
             a_cells = {(r["case"], r["implementation"]): r for r in alloc}
-            w("Allocations per %s (Ruby: objects allocated, from GC.stat; C++: bytes and calls are "
-              "in mpk_bench's own tables, raw/cpp/; Python and Node do not tell):\n\n" % rs[0]["unit"])
+            w("Allocations per %s (Ruby: objects allocated, from GC.stat; C#: bytes allocated, from "
+              "GC.GetAllocatedBytesForCurrentThread; C++: bytes and calls are in mpk_bench's own tables, "
+              "raw/cpp/; Python and Node do not tell):\n\n" % rs[0]["unit"])
             w("| case | " + " | ".join(md_escape(i) for i in a_impls) + " |\n|:--|" + "--:|" * len(a_impls) + "\n")
             for c in ordered(r["case"] for r in alloc):
                 cols = []
@@ -312,8 +313,8 @@ def markdown(rows, machine):
                     r = a_cells.get((c, i))
                     if r is None:
                         cols.append("")
-                    elif r["alloc_bytes_per_op"]:
-                        cols.append("%s B (%s)" % (r["alloc_bytes_per_op"], r["allocs_per_op"] or "?"))
+                    elif r["alloc_bytes_per_op"]:  # C++: bytes (calls); .NET: bytes only
+                        cols.append("%s B" % r["alloc_bytes_per_op"] + (" (%s)" % r["allocs_per_op"] if r["allocs_per_op"] else ""))
                     else:
                         cols.append("%s objects" % r["allocs_per_op"])
                 w("| %s | %s |\n" % (md_escape(c), " | ".join(cols)))
