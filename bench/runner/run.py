@@ -38,9 +38,24 @@ DOTNET_DLL = os.path.join(DOTNET_DIR, "bin", "Release", "net10.0", "MpkBench.dll
 NOT_RUN_NO_DOTNET = "not run: no .NET SDK (`dotnet` is not on PATH)"
 
 
+def dotnet_up_to_date():
+    """True when the .NET harness's build is newer than its sources (a build of an unchanged
+    project still costs 5-40 s of MSBuild start-up)."""
+    if not os.path.exists(DOTNET_DLL):
+        return False
+    built = os.path.getmtime(DOTNET_DLL)
+    for name in os.listdir(DOTNET_DIR):
+        if name.endswith((".cs", ".csproj", ".json")) and os.path.getmtime(os.path.join(DOTNET_DIR, name)) > built:
+            return False
+    return True
+
+
 def build_dotnet():
     """Builds the .NET harness (Release; NuGet packages restored in locked mode from
-    packages.lock.json). False, with the reason on stderr, when it does not build."""
+    packages.lock.json) unless it is up to date. False, with the reason on stderr, when it
+    does not build."""
+    if dotnet_up_to_date():
+        return True
     r = subprocess.run(["dotnet", "build", DOTNET_DIR, "-c", "Release", "-p:RestoreLockedMode=true", "-nologo",
                         "-v", "quiet"], capture_output=True, text=True)
     if r.returncode != 0:
