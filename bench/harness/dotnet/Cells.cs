@@ -38,6 +38,21 @@ public static class Cells
 
     static byte[] Written(ArrayBufferWriter<byte> o) => o.WrittenSpan.ToArray();
 
+    /// <summary>The output of a timed W1 / W2 / W3 write: one buffer per cell, allocated once
+    /// with room for the whole output (mpk's reference size) and emptied before each pass
+    /// (ResetWrittenCount), as mpk_bench's write_implicit does. The verification writes into
+    /// a new, growing buffer (LowLevel.NewOutput) instead.</summary>
+    static Func<ArrayBufferWriter<byte>> Reused(Func<byte[]> reference)
+    {
+        ArrayBufferWriter<byte>? o = null;
+        return () =>
+        {
+            o ??= new ArrayBufferWriter<byte>(reference().Length + 64);
+            o.ResetWrittenCount();
+            return o;
+        };
+    }
+
     /// <summary>Encode check: its own bytes decode back to the data (its own decoder), then
     /// compared with mpk's reference bytes.</summary>
     static Verdict EncodeCheck(byte[] mine, byte[] reference, Func<byte[], bool> decodesBack, string how = "")
@@ -87,9 +102,11 @@ public static class Cells
         foreach (var impl in new[] { Mpc, Nb })
         {
             bool mpc = impl == Mpc;
-            Func<byte[]> write = mpc
-                ? () => { var o = LowLevel.NewOutput(); var w = new MpcWriter(o); LowLevel.WriteFields(ref w, w1()); return Written(o); }
-                : () => { var o = LowLevel.NewOutput(); var w = new NbWriter(o); LowLevel.WriteFields(ref w, w1()); return Written(o); };
+            Func<ArrayBufferWriter<byte>, ArrayBufferWriter<byte>> writeInto = mpc
+                ? o => { var w = new MpcWriter(o); LowLevel.WriteFields(ref w, w1()); return o; }
+                : o => { var w = new NbWriter(o); LowLevel.WriteFields(ref w, w1()); return o; };
+            Func<byte[]> write = () => Written(writeInto(LowLevel.NewOutput()));
+            var reused = Reused(w1ref);
             Func<byte[], SmallRecord[]?, (long, bool)> typed = mpc
                 ? (b, chk) => { var r = new MpcReader(b); long s = LowLevel.ReadTyped(ref r, chk, out bool ok); return (s, ok); }
                 : (b, chk) => { var r = new NbReader(b); long s = LowLevel.ReadTyped(ref r, chk, out bool ok); return (s, ok); };
@@ -100,7 +117,7 @@ public static class Cells
                 ? b => { var r = new MpcReader(b); return LowLevel.SkipAll(ref r); }
                 : b => { var r = new NbReader(b); return LowLevel.SkipAll(ref r); };
             // Written into a new ArrayBufferWriter (64 KiB, growing), returned as its span's length.
-            Add("small_fields", "write_implicit", impl, "field", values, () => { var o = LowLevel.NewOutput(); if (mpc) { var w = new MpcWriter(o); LowLevel.WriteFields(ref w, w1()); } else { var w = new NbWriter(o); LowLevel.WriteFields(ref w, w1()); } return o.WrittenCount; },
+            Add("small_fields", "write_implicit", impl, "field", values, () => writeInto(reused()).WrittenCount,
                 () => EncodeCheck(write(), w1ref(), b => generic(b, w1()).Item2, " (MessagePackWriter: Write(long), Write(double), WriteString(UTF-8))"));
             Add("small_fields", "read_typed", impl, "field", values, () => typed(w1ref(), null).Item1,
                 () => DecodeCheck(typed(w1ref(), w1()).Item2, " (MessagePackReader: ReadInt64, ReadDouble, ReadString, as the schema says)"));
@@ -121,9 +138,11 @@ public static class Cells
             foreach (var impl in new[] { Mpc, Nb })
             {
                 bool mpc = impl == Mpc;
-                Func<Data.W2Case, bool, byte[]> write = mpc
-                    ? (x, s16) => { var o = LowLevel.NewOutput(); var w = new MpcWriter(o); LowLevel.WriteRepeated(ref w, x, s16); return Written(o); }
-                    : (x, s16) => { var o = LowLevel.NewOutput(); var w = new NbWriter(o); LowLevel.WriteRepeated(ref w, x, s16); return Written(o); };
+                Func<ArrayBufferWriter<byte>, bool, ArrayBufferWriter<byte>> writeInto = mpc
+                    ? (o, s16) => { var w = new MpcWriter(o); LowLevel.WriteRepeated(ref w, c, s16); return o; }
+                    : (o, s16) => { var w = new NbWriter(o); LowLevel.WriteRepeated(ref w, c, s16); return o; };
+                Func<Data.W2Case, bool, byte[]> write = (_, s16) => Written(writeInto(LowLevel.NewOutput(), s16));
+                var reused = Reused(r);
                 Func<byte[], LowLevel.W2Read, object?, long> read = mpc
                     ? (b, how, exp) => { var rd = new MpcReader(b); return LowLevel.ReadRepeated(ref rd, how, c.IsText, exp); }
                     : (b, how, exp) => { var rd = new NbReader(b); return LowLevel.ReadRepeated(ref rd, how, c.IsText, exp); };
@@ -135,7 +154,7 @@ public static class Cells
                 }
                 bool DecodesBack(byte[] b) => read(b, LowLevel.W2Read.Copy, c.Payload) == c.Count;
                 string wlabel = c.IsText ? " (WriteString of the UTF-8 bytes)" : " (Write(ReadOnlySpan<byte>))";
-                Add("strings_binary", c.Name + "_write", impl, "value", c.Count, () => write(c, false).Length,
+                Add("strings_binary", c.Name + "_write", impl, "value", c.Count, () => writeInto(reused(), false).WrittenCount,
                     () => EncodeCheck(write(c, false), r(), DecodesBack, wlabel));
                 if (c.IsText)
                 {
@@ -159,7 +178,7 @@ public static class Cells
                 {
                     // UTF-16: the same text held in a .NET string, written (transcoded) with
                     // Write(string) and read back into a .NET string: the C++ utf16_1k cells' peer.
-                    Add("strings_binary", "utf16_1k_write", impl, "value", c.Count, () => write(c, true).Length,
+                    Add("strings_binary", "utf16_1k_write", impl, "value", c.Count, () => writeInto(reused(), true).WrittenCount,
                         () => EncodeCheck(write(c, true), r(), DecodesBack, " (Write(string): a .NET string, UTF-16, transcoded)"));
                     Add("strings_binary", "utf16_1k_read", impl, "value", c.Count, () => read(r(), LowLevel.W2Read.Copy, null),
                         () => ReadVerdict(LowLevel.W2Read.Copy, "ReadString into a .NET string (UTF-16); it " + Utf8Policy(mpc), r()));
@@ -172,22 +191,21 @@ public static class Cells
         var w3 = Lazy(() => Data.FlatMaps(maps));
         var w3trees = Lazy(() => w3().Select(m => (object?)m.Tree()).ToArray());
         var w3ref = Ref("flat_maps", "stream");
-        byte[] MpcWriteMaps()
+        ArrayBufferWriter<byte> MpcWriteMaps(ArrayBufferWriter<byte> o)
         {
-            var o = LowLevel.NewOutput();
             var w = new MessagePackWriter(o);
             foreach (var m in w3()) MpcSerializer.Serialize(ref w, m, MpcOptions);
             w.Flush();
-            return Written(o);
+            return o;
         }
-        byte[] NbWriteMaps()
+        ArrayBufferWriter<byte> NbWriteMaps(ArrayBufferWriter<byte> o)
         {
-            var o = LowLevel.NewOutput();
             var w = new NB.MessagePackWriter(o);
             foreach (var m in w3()) NbSerializer.Serialize(ref w, m);
             w.Flush();
-            return Written(o);
+            return o;
         }
+        var w3reused = Reused(w3ref);
         long MpcReadMaps(byte[] b, bool dynamic, List<object?>? keep)
         {
             var rd = new MessagePackReader(b);
@@ -214,7 +232,8 @@ public static class Cells
         }
         foreach (var impl in new[] { Mpc, Nb })
         {
-            Func<byte[]> write = impl == Mpc ? MpcWriteMaps : NbWriteMaps;
+            Func<ArrayBufferWriter<byte>, ArrayBufferWriter<byte>> writeInto = impl == Mpc ? MpcWriteMaps : NbWriteMaps;
+            Func<byte[]> write = () => Written(writeInto(LowLevel.NewOutput()));
             Func<byte[], bool, List<object?>?, long> read = impl == Mpc ? MpcReadMaps : NbReadMaps;
             bool ReadsAs(byte[] b, bool dynamic)
             {
@@ -223,7 +242,7 @@ public static class Cells
                 return Values.Same(w3trees(), got.ToArray());
             }
             string api = impl == Mpc ? "MessagePackSerializer" : "MessagePackSerializer (PolyType shapes)";
-            Add("flat_maps", "write", impl, "map", maps, () => write().Length,
+            Add("flat_maps", "write", impl, "map", maps, () => writeInto(w3reused()).WrittenCount,
                 () => EncodeCheck(write(), w3ref(), b => ReadsAs(b, false), $" (typed class FlatMap, map mode, {api}.Serialize per map)"));
             Add("flat_maps", "read_typed", impl, "map", maps, () => read(w3ref(), false, null),
                 () => DecodeCheck(ReadsAs(w3ref(), false), " (typed class FlatMap)"));

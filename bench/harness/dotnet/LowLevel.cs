@@ -100,8 +100,8 @@ public ref struct NbReader(ReadOnlyMemory<byte> input) : IReader
 
 public static class LowLevel
 {
-    /// <summary>A new output buffer: 64 KiB, growing geometrically (what appending to a file
-    /// or socket buffer costs), as the other languages' stream writers do.</summary>
+    /// <summary>A new output buffer: 64 KiB, growing geometrically (the verification's; the
+    /// timed writes reuse one buffer per cell: Cells.Reused).</summary>
     public static ArrayBufferWriter<byte> NewOutput() => new(65536);
 
     // --- W1 -----------------------------------------------------------------------------------
