@@ -26,7 +26,7 @@ WORKLOADS = [  # id, name, title, unit shown; ops/s where the original benchmark
     ("W8", "build_matrix", "mpk under GCC and Clang, -O2 and -O3 -march=native", "ns"),
     ("JSON", "json_conversion", "MessagePack to and from JSON text (C++)", "ns"),
 ]
-LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby"]
+LANG_ORDER = ["C++", "C", "Python", "JavaScript", "Lua", "Ruby", "C#"]
 # C and C++ share the first columns, in this order (then any other C/C++ implementation).
 NATIVE_ORDER = ["mpk", "msgpack-cxx", "msgpack-c", "nlohmann", "simdjson", "rapidjson"]
 QUICK_NOTE = ("**Quick run**: small sizes and very short timings, a smoke test. Do not quote "
@@ -278,6 +278,9 @@ def markdown(rows, machine):
     w("## Implementations\n\n| implementation | language | version |\n|:--|:--|:--|\n")
     for impl, lang, ver in versions(rows):
         w("| %s | %s | %s |\n" % (md_escape(impl), lang, md_escape(ver)))
+    w("\n")
+    for what, why in machine.get("not_run", {}).items():
+        w("- %s: %s.\n" % (md_escape(what), md_escape(why)))
     w("\n" + LEGEND + "\n\n")
     by_w = {}
     for r in rows:
@@ -322,8 +325,9 @@ def markdown(rows, machine):
         if alloc:
             a_impls = ordered(r["implementation"] for r in alloc)
             a_cells = {(r["case"], r["implementation"]): r for r in alloc}
-            w("Allocations per %s (Ruby: objects allocated, from GC.stat; C++: bytes and calls are "
-              "in mpk_bench's own tables, <raw>/cpp/ (machine.json: raw_dir); Python and Node do not tell):\n\n" % rs[0]["unit"])
+            w("Allocations per %s (Ruby: objects allocated, from GC.stat; C#: bytes allocated, from "
+              "GC.GetAllocatedBytesForCurrentThread; C++: bytes and calls are in mpk_bench's own tables, "
+              "<raw>/cpp/ (machine.json: raw_dir); Python and Node do not tell):\n\n" % rs[0]["unit"])
             w("| case | " + " | ".join(md_escape(i) for i in a_impls) + " |\n|:--|" + "--:|" * len(a_impls) + "\n")
             for c in ordered(r["case"] for r in alloc):
                 cols = []
@@ -331,13 +335,13 @@ def markdown(rows, machine):
                     r = a_cells.get((c, i))
                     if r is None:
                         cols.append("")
-                    elif r["alloc_bytes_per_op"]:
-                        cols.append("%s B (%s)" % (r["alloc_bytes_per_op"], r["allocs_per_op"] or "?"))
+                    elif r["alloc_bytes_per_op"]:  # C++: bytes (calls); .NET: bytes only
+                        cols.append("%s B" % r["alloc_bytes_per_op"] + (" (%s)" % r["allocs_per_op"] if r["allocs_per_op"] else ""))
                     else:
                         cols.append("%s objects" % r["allocs_per_op"])
                 w("| %s | %s |\n" % (md_escape(c), " | ".join(cols)))
             w("\n")
-    w(published_md())
+    w(published_md(rows))
     return out.getvalue()
 
 
@@ -671,17 +675,40 @@ def published():
         return json.load(f)
 
 
-def published_md():
+def published_measured(s, rows):
+    """A source's "measured" column: the cell measured here for each row ({row case: our
+    case} in published.json), or None; the column's title."""
+    m = s.get("measured")
+    if not m:
+        return None, None
+    cells = {(r["workload"], r["case"]): r for r in rows if r["implementation"] == m["implementation"]}
+    out = []
+    for wl, case, _ in s["rows"]:
+        r = cells.get((wl, m["cases"].get(case)))
+        out.append(None if r is None or not r["ns_per_unit"] else (float(r["ns_per_unit"]), r["case"], r["version"]))
+    return out, m["title"]
+
+
+def published_md(rows=()):
     p = published()
     out = "## Published figures of implementations that cannot run here\n\n"
     out += "**Not measured by this suite.** " + p["note"] + "\n\n"
     for s in p["sources"]:
         out += "### %s\n\nCopied from the report by hand. Hardware: %s. Unit: %s.\n\n" % (
             s["title"], s["hardware"], s["unit"])
-        out += "| workload | case | " + " | ".join(s["columns"]) + " |\n"
-        out += "|:--|:--|" + "--:|" * len(s["columns"]) + "\n"
-        for wl, case, vals in s["rows"]:
-            out += "| %s | %s | %s |\n" % (wl, case, " | ".join("—" if v is None else "{:,}".format(v) for v in vals))
+        measured, title = published_measured(s, rows)
+        cols = s["columns"] + ([title] if measured else [])
+        out += "| workload | case | " + " | ".join(cols) + " |\n"
+        out += "|:--|:--|" + "--:|" * len(cols) + "\n"
+        for k, (wl, case, vals) in enumerate(s["rows"]):
+            extra = ""
+            if measured:
+                m = measured[k]
+                extra = " | " + ("" if m is None else "%s (`%s`)" % ("{:,.1f}".format(m[0]), m[1]))
+            out += "| %s | %s | %s%s |\n" % (wl, case, " | ".join("—" if v is None else "{:,}".format(v) for v in vals), extra)
+        if measured and any(measured):
+            out += "\nThe last column was measured here, in this run (%s), on this machine: %s\n" % (
+                next(m[2] for m in measured if m), s["measured"]["note"])
         out += "\n"
     return out
 
@@ -773,7 +800,10 @@ def html_report(rows, machine):
     w("<h2>Implementations</h2><table><tr><th>implementation<th>language<th>version</tr>")
     for impl, lang, ver in versions(rows):
         w("<tr><td>%s<td>%s<td>%s</tr>" % (e(impl), e(lang), e(ver)))
-    w("</table><p>%s</p>\n" % e(LEGEND.replace("**", "")))
+    w("</table>")
+    for what, why in machine.get("not_run", {}).items():
+        w("<p class=note>%s: %s.</p>" % (e(what), e(why)))
+    w("<p>%s</p>\n" % e(LEGEND.replace("**", "")))
     by_w = {}
     for r in rows:
         by_w.setdefault(r["workload"], []).append(r)
@@ -818,10 +848,17 @@ def html_report(rows, machine):
     for s in p["sources"]:
         w("<h3>%s</h3><p>Copied from the report by hand. Hardware: %s. Unit: %s.</p>" % (
             e(s["title"]), e(s["hardware"]), e(s["unit"])))
-        w("<table><tr><th>workload<th>case" + "".join("<th>%s" % e(c) for c in s["columns"]) + "</tr>")
-        for wl, case, vals in s["rows"]:
-            w("<tr><td>%s<td>%s%s</tr>" % (e(wl), e(case), "".join("<td class=n>%s" % ("—" if v is None else "{:,}".format(v)) for v in vals)))
+        measured, title = published_measured(s, rows)
+        w("<table><tr><th>workload<th>case" + "".join("<th>%s" % e(c) for c in s["columns"] + ([title] if measured else [])) + "</tr>")
+        for k, (wl, case, vals) in enumerate(s["rows"]):
+            extra = ""
+            if measured:
+                m = measured[k]
+                extra = "<td class=n>%s" % ("" if m is None else "%s (%s)" % ("{:,.1f}".format(m[0]), e(m[1])))
+            w("<tr><td>%s<td>%s%s%s</tr>" % (e(wl), e(case), "".join("<td class=n>%s" % ("—" if v is None else "{:,}".format(v)) for v in vals), extra))
         w("</table>")
+        if measured and any(measured):
+            w("<p>The last column was measured here, in this run, on this machine: %s</p>" % e(s["measured"]["note"]))
     w("</div></body></html>\n")
     return out.getvalue()
 

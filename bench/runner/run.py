@@ -32,9 +32,41 @@ from resultformat import read_rows, write_rows  # noqa: E402
 BUILD_DIR_DEFAULT = os.path.join(ROOT, "build", "bench")
 
 
+DOTNET_DIR = os.path.join(ROOT, "bench", "harness", "dotnet")
+DOTNET_DLL = os.path.join(DOTNET_DIR, "bin", "Release", "net10.0", "MpkBench.dll")
+# Languages whose harness needs a tool that may be missing: the report marks their cells.
+NOT_RUN_NO_DOTNET = "not run: no .NET SDK (`dotnet` is not on PATH)"
+
+
+def dotnet_up_to_date():
+    """True when the .NET harness's build is newer than its sources (a build of an unchanged
+    project still costs 5-40 s of MSBuild start-up)."""
+    if not os.path.exists(DOTNET_DLL):
+        return False
+    built = os.path.getmtime(DOTNET_DLL)
+    for name in os.listdir(DOTNET_DIR):
+        if name.endswith((".cs", ".csproj", ".json")) and os.path.getmtime(os.path.join(DOTNET_DIR, name)) > built:
+            return False
+    return True
+
+
+def build_dotnet():
+    """Builds the .NET harness (Release; NuGet packages restored in locked mode from
+    packages.lock.json) unless it is up to date. False, with the reason on stderr, when it
+    does not build."""
+    if dotnet_up_to_date():
+        return True
+    r = subprocess.run(["dotnet", "build", DOTNET_DIR, "-c", "Release", "-p:RestoreLockedMode=true", "-nologo",
+                        "-v", "quiet"], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout[-3000:] + r.stderr[-3000:])
+    return r.returncode == 0
+
+
 def harnesses(ref, quick, short=False):
     """The harnesses: name, command line (without --out/--only/--list), environment. `short`
-    (the default mode): MPK_BENCH_SHORT=1, shorter batches of the same data."""
+    (the default mode): MPK_BENCH_SHORT=1, shorter batches of the same data. The .NET harness
+    is there when `dotnet` is on PATH (machine.json and the report say when not)."""
     q = ["--quick"] if quick else []
     if short:
         os.environ["MPK_BENCH_SHORT"] = "1"
@@ -42,6 +74,7 @@ def harnesses(ref, quick, short=False):
         os.environ.pop("MPK_BENCH_SHORT", None)
     lua_env = dict(os.environ, LUA_PATH="/usr/share/lua/5.3/?.lua;;")
     h = os.path.join(ROOT, "bench", "harness")
+    dotnet = [("dotnet", ["dotnet", DOTNET_DLL, "--ref", ref] + q, None)] if shutil.which("dotnet") else []
     return [
         ("python", ["/usr/bin/python3", os.path.join(h, "python", "harness.py"), "--ref", ref] + q, None),
         # --expose-gc: the harness collects garbage before each repetition (docs/benchmark-suite.md).
@@ -49,7 +82,7 @@ def harnesses(ref, quick, short=False):
         ("lua5.4", ["lua5.4", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, lua_env),
         ("luajit", ["luajit", os.path.join(h, "lua", "harness.lua"), "--ref", ref] + q, None),
         ("ruby", ["ruby", os.path.join(h, "ruby", "harness.rb"), "--ref", ref] + q, None),
-    ]
+    ] + dotnet
 
 
 # --- progress -------------------------------------------------------------------------------
@@ -115,6 +148,16 @@ def git_commit():
     return r.stdout.strip() if r.returncode == 0 else None
 
 
+def nuget_packages():
+    """The NuGet packages of the .NET harness and their versions, from its lock file."""
+    try:
+        with open(os.path.join(DOTNET_DIR, "packages.lock.json")) as f:
+            deps = next(iter(json.load(f)["dependencies"].values()))
+        return {name: d["resolved"] for name, d in deps.items() if d.get("type") == "Direct"}
+    except (OSError, ValueError, StopIteration, KeyError):
+        return {}
+
+
 def machine_info(build_dir):
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
@@ -169,6 +212,8 @@ def machine_info(build_dir):
         "lua5.4": out_of(["lua5.4", "-v"]),
         "luajit": out_of(["luajit", "-v"]),
         "ruby": out_of(["ruby", "--version"]),
+        "dotnet": out_of(["dotnet", "--version"]) if shutil.which("dotnet") else NOT_RUN_NO_DOTNET,
+        "nuget_packages": nuget_packages(),
         "debian_packages": deb,
         "npm_packages": npm,
         "load_average_at_start": open("/proc/loadavg").read().split()[:3],
@@ -360,7 +405,9 @@ def cpp_filter(only):
     if not only:
         return None
     alias = {w: k + "/" for k, w in CPP_WORKLOADS.items()}
-    return "|".join(re.escape(alias.get(w, w)) for w in only)
+    # Escapes only the metacharacters: Google Benchmark's regex refuses re.escape's "\-"
+    # ("Invalid escape"), so --only msgpack-cxx listed no C++ cell.
+    return "|".join(re.sub(r"([.^$|?*+()\[\]{}\\])", r"\\\1", alias.get(w, w)) for w in only)
 
 
 MATRIX = [  # W8: name, compiler, flags of the Release build
@@ -444,6 +491,8 @@ def main_run(a):
             run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                  "-DMPK_BUILD_BENCH=ON", "-DMPK_BUILD_TESTS=OFF"])
         run(["cmake", "--build", build, "-j", "2", "--target", "mpk_bench", "mpk_gen"])
+    if shutil.which("dotnet") and not a.no_build and not build_dotnet():
+        raise SystemExit("bench: the .NET harness (bench/harness/dotnet) does not build")
     exe = os.path.join(build, "bench", "mpk_bench")
     gen = os.path.join(build, "bench", "mpk_gen")
 
@@ -557,6 +606,8 @@ def main_run(a):
     for w, rs in by_workload.items():
         write_rows(os.path.join(out_dir, w + ".csv"), rs)
     machine["harness_exit_status"] = status
+    if not shutil.which("dotnet"):
+        machine["not_run"] = {"C#": NOT_RUN_NO_DOTNET}
     machine["mode"] = "quick" if a.quick else "full" if a.full else "default"
     machine["raw_dir"] = raw
     machine["only"] = only

@@ -43,8 +43,16 @@ IMPLEMENTATIONS = {
     "Lua": ["lua-MessagePack-lua5.4", "lua-MessagePack-luajit"],
     "Ruby": ["msgpack-ruby", "json-ruby"],
 }
+IMPLEMENTATIONS["JavaScript"] += ["msgpack-js", "msgpack-js-v5", "what-the-pack", "msgpack-unpack", "avsc"]
 HARNESSES = ["C++ (mpk_bench)", "python", "js", "lua5.4", "luajit", "ruby"]
-NPM_PEERS = ["msgpackr", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "msgpack5"]
+NPM_PEERS = ["msgpackr", "@msgpack/msgpack", "notepack.io", "msgpack-lite", "msgpack5", "msgpack-js", "msgpack-js-v5",
+             "what-the-pack", "msgpack-unpack", "avsc"]
+# The .NET harness runs when the .NET SDK is there; without it, machine.json and the report
+# must say that its cells were not run (and the run is not a failure).
+DOTNET_IMPLEMENTATIONS = ["MessagePack-CSharp", "Nerdbank.MessagePack", "Json.NET", "System.Text.Json"]
+DOTNET_REQUIRED = [("small_fields", "write_implicit"), ("small_fields", "read_generic"), ("strings_binary", "utf16_1k_"),
+                   ("strings_binary", "_read_view"), ("flat_maps", "read_typed"), ("typed_objects", "serialize_beer_array"),
+                   ("documents", "encode_stream"), ("documents", "decode_stream"), ("documents", "encode_tiny")]
 
 failures = []
 
@@ -94,6 +102,16 @@ def main(d):
         check(m.get("npm_packages", {}).get(p), "machine.json: no version of npm package %s" % p)
     whole = not m.get("only")
     status = m.get("harness_exit_status", {})
+    not_run = m.get("not_run", {})
+    dotnet = "C#" not in not_run
+    check(dotnet == (bool(m.get("dotnet")) and not str(m.get("dotnet")).startswith("not run")),
+          "machine.json: the .NET SDK's version (%s) and not_run (%s) disagree" % (m.get("dotnet"), m.get("not_run")))
+    if dotnet:
+        HARNESSES.append("dotnet")
+        IMPLEMENTATIONS["C#"] = DOTNET_IMPLEMENTATIONS
+        REQUIRED_CASES["C#"] = DOTNET_REQUIRED
+    else:
+        check("dotnet" not in status, "the .NET harness ran although not_run says it did not")
     for h in HARNESSES if whole else status:
         check(h in status, "harness %s did not run" % h)
         check(status.get(h) in ((0,) if h.startswith("C++") else (0, 1)), "harness %s exited with %s" % (h, status.get(h)))
@@ -131,7 +149,7 @@ def main(d):
             check(r["verification"].startswith("known defect"), "%s: wrong values: %s" % (cell, r["verification"]))
         else:
             check(False, "%s: %s: %s" % (cell, r["verdict"], r["verification"]))
-    for lang in ("Python", "JavaScript", "Lua", "Ruby") if whole else []:
+    for lang in ["Python", "JavaScript", "Lua", "Ruby"] + (["C#"] if dotnet else []) if whole else []:
         lang_rows = [r for r in rows if r["language"] == lang]
         check(any(r["verdict"] == "same_bytes" for r in lang_rows), "%s: no cell with the same bytes as mpk" % lang)
         check(any(r["verdict"] == "same_values" for r in lang_rows), "%s: no cell decoding mpk's bytes" % lang)
@@ -155,6 +173,10 @@ def main(d):
         for impl in sorted({r["implementation"] for r in rows if r["workload"] == w}):
             check(impl in columns, "report.md: %s has no column for %s" % (w, impl))
     check("## Published figures of implementations that cannot run here" in md, "report.md: no published figures")
+    for what, why in not_run.items():
+        check("- %s: %s." % (what, why) in md, "report.md does not say that %s was not run" % what)
+    if not dotnet:
+        check(not any(r["language"] == "C#" for r in rows), "C# cells although the .NET SDK is not there")
     for block in re.findall(r"((?:^\|.*\|\n)+)", md, re.M):
         lines = block.strip("\n").split("\n")
         width = len(re.findall(r"(?<!\\)\|", lines[0]))

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // JavaScript harness of the mpk benchmark suite: msgpackr, @msgpack/msgpack, notepack.io,
-// msgpack-lite, msgpack5 (versions pinned in package.json / package-lock.json) and JSON.
+// msgpack-lite, msgpack5, and on the W7 documents msgpack-js, msgpack-js-v5, what-the-pack,
+// msgpack-unpack (versions pinned in package.json / package-lock.json); JSON and avsc (Avro)
+// as baselines.
 //
 //   node harness.js --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR]
 //   node harness.js --ref DIR --check-generators
@@ -20,6 +22,12 @@ const lite = require('msgpack-lite');
 // maxDepth: its default (100) refuses W4's nest(128), like @msgpack/msgpack's encoder below.
 const msgpack5 = require('msgpack5')({ maxDepth: 1024 });
 const { BufferList } = createRequire(require.resolve('msgpack5'))('bl');
+// The other systems of msgpackr's report (W7 documents only): see EXTRA below.
+const msgpackJs = require('msgpack-js');
+const msgpackJsV5 = require('msgpack-js-v5');
+const whatThePack = require('what-the-pack').initialize(2 ** 24); // its encode buffer (16 MiB): the large document fits
+const msgpackUnpack = require('msgpack-unpack');
+const avsc = require('avsc');
 
 const LANGUAGE = 'JavaScript';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -337,6 +345,57 @@ for (const m of Object.values(IMPLS)) {
     m.decodeStream = m.each ? (buf, cb) => m.each(buf, cb) : null;
   }
 }
+// The remaining JavaScript systems of msgpackr's report, run on the W7 documents (and the
+// records case's plain-map lists). Three of them predate parts of the current spec; what each
+// cannot read is asked of the library at start-up (capabilities below), and the documents
+// that need it have no cell for it (docs/benchmark-suite.md lists them).
+const EXTRA = {
+  'msgpack-js': { version: () => 'msgpack-js ' + versionOf('msgpack-js'), encode: (v) => msgpackJs.encode(v), decode: (b) => msgpackJs.decode(b) },
+  'msgpack-js-v5': { version: () => 'msgpack-js-v5 ' + versionOf('msgpack-js-v5'), encode: (v) => msgpackJsV5.encode(v), decode: (b) => msgpackJsV5.decode(b) },
+  'what-the-pack': { version: () => 'what-the-pack ' + versionOf('what-the-pack'), encode: (v) => Buffer.from(whatThePack.encode(v)), decode: (b) => whatThePack.decode(b) },
+  'msgpack-unpack': { version: () => 'msgpack-unpack ' + versionOf('msgpack-unpack') + ' (a decoder only)', encode: null, decode: (b) => msgpackUnpack(b) },
+};
+const AVRO_IMPL = 'avsc';
+// Avro's schema of a document, inferred by avsc's Type.forValue with numbers typed as
+// int / long / double (its default infers -2147483649 as a float and loses it); null when
+// the inferred schema cannot carry the document (a round trip changes it: e.g. example's
+// map0 {} and map1 {foo: 'bar'} become one record type, so {} comes back as {foo: null}):
+// that document has no avsc cell (docs/benchmark-suite.md).
+const avroNumber = (v) => (typeof v !== 'number' ? undefined : avsc.Type.forSchema(!Number.isInteger(v) ? 'double'
+  : v >= -2147483648 && v <= 2147483647 ? 'int' : 'long'));
+const avroTypes = new Map();
+function avroType(v) {
+  if (!avroTypes.has(v)) {
+    let t = null;
+    try { t = avsc.Type.forValue(v, { valueHook: avroNumber }); if (!same(t.fromBuffer(t.toBuffer(v)), v)) t = null; } catch (e) { t = null; }
+    avroTypes.set(v, t);
+  }
+  return avroTypes.get(v);
+}
+// What a decoder can read, asked of it: bin 8, str 8, uint 64 (each as a tiny value).
+function capabilities(m) {
+  const reads = (hex, ok) => { try { return ok(m.decode(Buffer.from(hex, 'hex'))); } catch (e) { return false; } };
+  return {
+    bin: reads('c40161', (v) => isBytes(v) && v.length === 1),
+    str8: reads('d90161', (v) => v === 'a'),
+    int64: reads('cf000000012a05f200', (v) => Number(v) === 5000000000) && reads('d3ffffffff7fffffff', (v) => Number(v) === -2147483649),
+  };
+}
+// What a document needs of a decoder: binaries, strings of 32-255 bytes (str 8), integers
+// beyond 32 bits (mpk writes them as uint 64 / int 64).
+function needs(v, acc = { bin: false, str8: false, int64: false }) {
+  if (isBytes(v)) acc.bin = true;
+  else if (typeof v === 'string') { const n = Buffer.byteLength(v); if (n >= 32 && n <= 255) acc.str8 = true; } else if (typeof v === 'number') {
+    if (Number.isInteger(v) && (v > 0xffffffff || v < -0x80000000)) acc.int64 = true;
+  } else if (v && typeof v === 'object') Object.values(v).forEach((x) => needs(x, acc));
+  return acc;
+}
+const WHY = { bin: 'it cannot read bin 8 (it predates the bin types)', str8: 'it cannot read str 8', int64: 'it cannot read uint 64 / int 64' };
+function missing(m, v) {
+  const caps = m.caps || (m.caps = capabilities(m));
+  const need = needs(v);
+  return Object.keys(WHY).filter((k) => need[k] && !caps[k]).map((k) => WHY[k]);
+}
 function hasExtract() {
   try { createRequire(require.resolve('msgpackr'))('msgpackr-extract'); return true; } catch (e) { return false; }
 }
@@ -433,7 +492,7 @@ function cells(refDir, quick) {
     }
   }
 
-  const perObject = (workload, data, encName, decName) => {
+  const perObject = (workload, data, encName, decName, extra = false) => {
     for (const name of Object.keys(data())) {
       const value = () => data()[name];
       const r = ref(workload, name);
@@ -441,6 +500,24 @@ function cells(refDir, quick) {
         add(workload, `${encName}_${name}`, impl, 'op', 1, () => m.encode(value()),
           encodeCheck(r, value, () => m.encode(value()), m.decode));
         add(workload, `${decName}_${name}`, impl, 'op', 1, () => m.decode(r()), decodeCheck(r, value, m.decode));
+      }
+      for (const [impl, m] of extra ? Object.entries(EXTRA) : []) {
+        if (missing(m, data()[name]).length) continue; // no cell: see EXTRA
+        if (m.encode) {
+          add(workload, `${encName}_${name}`, impl, 'op', 1, () => m.encode(value()),
+            encodeCheck(r, value, () => m.encode(value()), m.decode));
+        }
+        add(workload, `${decName}_${name}`, impl, 'op', 1, () => m.decode(r()), decodeCheck(r, value, m.decode));
+      }
+      if (extra && avroType(data()[name])) {
+        // Avro (schema-based, a baseline like JSON): the schema inferred from the value.
+        const type = lazy(() => avroType(value()));
+        const bytes = lazy(() => type().toBuffer(value()));
+        const avroVerify = () => (same(type().fromBuffer(type().toBuffer(value())), value())
+          ? ['same_values', 'Avro (schema inferred by Type.forValue; no MessagePack bytes to compare); round trip gives the same values', bytes().length]
+          : ['wrong_values', 'Avro round trip changes the values', null]);
+        add(workload, `${encName}_${name}`, AVRO_IMPL, 'op', 1, () => type().toBuffer(value()), avroVerify);
+        add(workload, `${decName}_${name}`, AVRO_IMPL, 'op', 1, () => type().fromBuffer(bytes()), avroVerify);
       }
       if (!hasBytes(data()[name])) {
         const text = lazy(() => JSON.stringify(value()));
@@ -485,7 +562,7 @@ function cells(refDir, quick) {
       });
     }
   }
-  perObject('documents', lazy(documents), 'encode', 'decode');
+  perObject('documents', lazy(documents), 'encode', 'decode', true);
 
   // W7 stream: messages written to and read from a stream; one message is the unit.
   const count = STREAM_COUNT(quick);
@@ -517,7 +594,7 @@ function cells(refDir, quick) {
   // extension (useRecords). mpk's record bytes come from include/mpk/ext/records.hpp through
   // mpk_gen once it writes documents/<list>_records.msgpack; until then, values only.
   const lists = lazy(recordsLists);
-  perObject('documents', lists, 'encode', 'decode');
+  perObject('documents', lists, 'encode', 'decode', true);
   for (const list of ['beer_list', 'map_list']) {
     const value = () => lists()[list + '_maps'];
     const refPath = path.join(refDir, 'documents', list + '_records.msgpack');
@@ -674,6 +751,8 @@ function main() {
   if (opt.list) { for (const c of todo) console.log(c.id); return 0; }
   const versions = Object.fromEntries(Object.entries(IMPLS).map(([n, m]) => [n, m.version() + ' / Node ' + process.version]));
   versions[JSON_IMPL] = 'JSON.stringify/parse / Node ' + process.version;
+  for (const [n, m] of Object.entries(EXTRA)) versions[n] = m.version() + ' / Node ' + process.version;
+  versions[AVRO_IMPL] = 'avsc ' + versionOf('avsc') + ' (Avro, schema-based: a baseline) / Node ' + process.version;
   const fd = fs.openSync(opt.out, 'w');
   fs.writeSync(fd, HEADER + '\n');
   let failed = 0;

@@ -1,0 +1,198 @@
+// .NET harness of the mpk benchmark suite: MessagePack-CSharp, Nerdbank.MessagePack and the
+// JSON baselines Json.NET and System.Text.Json (versions pinned by packages.lock.json).
+//
+//   dotnet MpkBench.dll --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR]
+//   dotnet MpkBench.dll --ref DIR --check-generators [--quick]
+//
+// Generates every workload it can express exactly as BENCHMARKS.md defines it, verifies each
+// implementation against mpk's reference encodings (written by mpk_gen) before timing it, then
+// times it. Protocol, result format and how .NET cells are timed: docs/benchmark-suite.md.
+using System.Diagnostics;
+using System.Reflection;
+using System.Runtime;
+using System.Text;
+
+namespace MpkBench;
+
+/// <summary>A cell's verdict: verdict, text, size of its encoding (or -1), its own bytes
+/// when they differ from mpk's.</summary>
+public sealed record Verdict(string Kind, string Text, long Size = -1, byte[]? Encoded = null)
+{
+    public bool Ok => Kind is "same_bytes" or "different_bytes" or "same_values";
+}
+
+/// <summary>One cell: one (workload, case, implementation), its operation (returns something
+/// derived from the result, so that the JIT cannot drop the work) and its verification.</summary>
+public sealed record Cell(string Workload, string Case, string Impl, string Unit, long Units, Func<long> Op, Func<Verdict> Verify)
+{
+    public string Id => $"{Workload}/{Case}/{Impl}";
+}
+
+public static class Program
+{
+    public const string Language = "C#";
+
+    public static int Main(string[] args)
+    {
+        string? refDir = null, outPath = null, bytesDir = null, only = "";
+        bool quick = false, list = false, checkGenerators = false;
+        for (int k = 0; k < args.Length; k++)
+        {
+            switch (args[k])
+            {
+                case "--ref": refDir = args[++k]; break;
+                case "--out": outPath = args[++k]; break;
+                case "--bytes-dir": bytesDir = args[++k]; break;
+                case "--only": only = args[++k]; break;
+                case "--quick": quick = true; break;
+                case "--list": list = true; break;
+                case "--check-generators": checkGenerators = true; break;
+                default: Console.Error.WriteLine($"MpkBench: unknown option {args[k]}"); return 2;
+            }
+        }
+        if (refDir is null) { Console.Error.WriteLine("MpkBench: --ref DIR is required"); return 2; }
+        KindCheck.Run();
+        if (checkGenerators) return Generators.Check(refDir, quick);
+        var words = only.Split(',', StringSplitOptions.RemoveEmptyEntries);
+        var todo = Cells.All(refDir, quick).Where(c => words.Length == 0 || words.Any(w => c.Id.Contains(w))).ToList();
+        if (list)
+        {
+            foreach (var c in todo) Console.WriteLine(c.Id);
+            return 0;
+        }
+        if (outPath is null) { Console.Error.WriteLine("MpkBench: --out FILE is required"); return 2; }
+        Console.Error.WriteLine($"MpkBench: {RuntimeVersion()}, GC {(GCSettings.IsServerGC ? "server" : "workstation")}"
+                                + $" ({GCSettings.LatencyMode}), {todo.Count} cells");
+        int failed = 0;
+        using var csv = new StreamWriter(outPath, false, new UTF8Encoding(false)) { NewLine = "\n" };
+        csv.WriteLine("workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,"
+                      + "noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op");
+        foreach (var c in todo)
+        {
+            Verdict v;
+            try { v = c.Verify(); }
+            catch (Exception e) { v = new Verdict("error", $"{e.GetType().Name}: {e.Message}"); }
+            string text = v.Text;
+            if (v.Kind == "different_bytes" && v.Encoded is not null && bytesDir is not null)
+            {
+                string rel = Path.Combine(c.Impl, c.Workload, c.Case + ".msgpack");
+                Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(bytesDir, rel))!);
+                File.WriteAllBytes(Path.Combine(bytesDir, rel), v.Encoded);
+                text = "bytes:" + rel;
+            }
+            string median = "", spread = "", reps = "", noisy = "", alloc = "";
+            if (v.Ok)
+            {
+                var m = Timing.Measure(c.Op, c.Units, quick);
+                median = m.Median.ToString("F4", System.Globalization.CultureInfo.InvariantCulture);
+                spread = m.Spread.ToString("F2", System.Globalization.CultureInfo.InvariantCulture);
+                reps = m.Repetitions.ToString();
+                noisy = m.Spread > 5 ? "yes" : "no";
+                alloc = m.AllocBytesPerUnit.ToString("F1", System.Globalization.CultureInfo.InvariantCulture);
+            }
+            else failed++;
+            csv.WriteLine(string.Join(",", new[]
+            {
+                c.Workload, c.Case, c.Impl, Language, Versions.Of(c.Impl), c.Unit, median, spread, reps, noisy,
+                v.Kind, text, v.Size < 0 ? "" : v.Size.ToString(), alloc, "",
+            }.Select(Csv)));
+            csv.Flush();
+            Console.WriteLine($"CELL {c.Id} {v.Kind}");
+        }
+        return failed > 0 ? 1 : 0;
+    }
+
+    static string Csv(string s) => s.IndexOfAny([',', '"', '\n']) >= 0 ? "\"" + s.Replace("\"", "\"\"") + "\"" : s;
+
+    public static string RuntimeVersion() => System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription;
+}
+
+/// <summary>The version of every implementation, from its assembly (the lock file pins it).</summary>
+public static class Versions
+{
+    static string Of(Assembly a)
+    {
+        string v = a.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? a.GetName().Version!.ToString();
+        int plus = v.IndexOf('+');
+        return plus < 0 ? v : v[..plus];
+    }
+
+    static readonly Dictionary<string, string> Known = new()
+    {
+        [Cells.Mpc] = "MessagePack " + Of(typeof(MessagePack.MessagePackSerializer).Assembly) + " (MessagePack-CSharp)",
+        [Cells.Nb] = "Nerdbank.MessagePack " + Of(typeof(Nerdbank.MessagePack.MessagePackSerializer).Assembly),
+        [Cells.JsonNet] = "Newtonsoft.Json " + Of(typeof(Newtonsoft.Json.JsonConvert).Assembly),
+        [Cells.Stj] = "System.Text.Json " + Of(typeof(System.Text.Json.JsonSerializer).Assembly) + " (the framework's)",
+    };
+
+    public static string Of(string impl) => Known[impl] + " / " + Program.RuntimeVersion()
+        + (System.Runtime.GCSettings.IsServerGC ? ", server GC" : ", workstation GC");
+}
+
+/// <summary>How .NET cells are timed (docs/benchmark-suite.md, ".NET"): a warm-up that lasts
+/// until the JIT's tiering has settled (batches of the operation timed until two in a row
+/// agree within 2%, after at least 0.5 s and 30 calls), then 5 repetitions of ~0.25 s (3 for
+/// an operation of 2 s or more), each after a full collection.</summary>
+public static class Timing
+{
+    public sealed record Result(double Median, double Spread, int Repetitions, double AllocBytesPerUnit);
+
+    const double LongOp = 2.0;
+    static long sink;
+
+    static double Seconds(long ticks) => ticks / (double)Stopwatch.Frequency;
+
+    static double Batch(Func<long> op, long n)
+    {
+        long t = Stopwatch.GetTimestamp();
+        for (long k = 0; k < n; k++) sink += op();
+        return Seconds(Stopwatch.GetTimestamp() - t);
+    }
+
+    public static Result Measure(Func<long> op, long units, bool quick)
+    {
+        var (warm, target, reps, minCalls) = quick ? (0.01, 0.02, 3, 3) : (0.5, 0.25, 5, 30);
+        // Warm-up, first part: a fixed time and number of calls (tier-0 code is counted and
+        // promoted after 30 calls; loops inside a long operation go through OSR).
+        long calls = 0;
+        long t0 = Stopwatch.GetTimestamp();
+        double elapsed;
+        do
+        {
+            sink += op();
+            calls++;
+            elapsed = Seconds(Stopwatch.GetTimestamp() - t0);
+        } while (elapsed < warm || (calls < minCalls && elapsed < LongOp * 3));
+        double perCall = elapsed / calls;
+        long batch = Math.Max(1, (long)(target / perCall));
+        if (perCall >= LongOp) reps = 3;
+        // Second part (full mode): batches until two in a row agree within 2% (tiered-up
+        // code is installed in the background; the batch that sees it runs faster), at most 8.
+        if (!quick && perCall < LongOp)
+        {
+            long small = Math.Max(1, batch / 2);
+            double prev = Batch(op, small);
+            for (int round = 0; round < 8; round++)
+            {
+                double cur = Batch(op, small);
+                if (Math.Abs(cur - prev) <= 0.02 * Math.Min(cur, prev)) break;
+                prev = cur;
+            }
+        }
+        var samples = new double[reps];
+        long allocated = 0;
+        for (int r = 0; r < reps; r++)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            long a0 = GC.GetAllocatedBytesForCurrentThread();
+            double s = Batch(op, batch);
+            allocated += GC.GetAllocatedBytesForCurrentThread() - a0;
+            samples[r] = s * 1e9 / (batch * units);
+        }
+        Array.Sort(samples);
+        double median = reps % 2 == 1 ? samples[reps / 2] : (samples[reps / 2 - 1] + samples[reps / 2]) / 2;
+        double spread = median > 0 ? (samples[^1] - samples[0]) / median * 100 : 0;
+        return new Result(median, spread, reps, allocated / (double)(batch * reps * units));
+    }
+}
