@@ -82,6 +82,18 @@ value::value(std::initializer_list<value> items) {
   v_ = std::move(m);
 }
 
+result<value> detail::make_value(const value_ref& ref) noexcept {
+#if __cpp_exceptions
+  try {
+#endif
+    return value(ref);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    return mpk::error{errc::out_of_memory, 0};
+  }
+#endif
+}
+
 value::value(const value_ref& ref) : value(shallow_copy(ref)) {
   if (!is_container(ref.type()) || ref.size() == 0) return;
   // Containers being filled: the destination (its vector reserved to the final size, so

@@ -55,7 +55,9 @@ struct codec<value> {
     lim.max_depth -= ctx.depth();  // enter() keeps depth() <= max_depth
     auto doc = document::parse(bytes, lim);
     if (!doc) return ctx.fail(r, doc.error().code, at + doc.error().offset);
-    out = value(doc->root());
+    result<value> v = detail::make_value(doc->root());
+    if (!v) return ctx.fail(r, errc::out_of_memory, at);
+    out = std::move(*v);
   }
 };
 
