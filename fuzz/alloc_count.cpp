@@ -95,7 +95,7 @@ bool wraps_malloc() noexcept {
 }
 void fail_nth_allocation(std::size_t n) noexcept {
   t_fail_at = n == 0 ? 0 : t_calls + n;
-  t_failed = false;
+  if (n != 0) t_failed = false;
 }
 bool allocation_failed() noexcept {
   return t_failed;

@@ -43,8 +43,8 @@ std::size_t allocation_calls() noexcept;
 bool wraps_malloc() noexcept;
 /// Makes the `n`-th allocation request (1: the next one) of the calling thread fail, once:
 /// operator new throws std::bad_alloc (its nothrow form returns nullptr), malloc, calloc and
-/// realloc return nullptr (realloc leaves the block as it was). 0 disarms. Requests of other
-/// threads are not affected.
+/// realloc return nullptr (realloc leaves the block as it was). 0 disarms (and leaves
+/// allocation_failed() as it is). Requests of other threads are not affected.
 void fail_nth_allocation(std::size_t n) noexcept;
 /// True when the failure armed by the last fail_nth_allocation() has happened.
 bool allocation_failed() noexcept;

@@ -44,7 +44,7 @@ struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
 template <>
 struct codec<value> {
   template <class S>
-  static void write(writer<S>& w, const value& v) {
+  static void write(writer<S>& w, const value& v) noexcept {
     mpk::write(w, v);
   }
   static void read(reader& r, value& out, read_context& ctx) {

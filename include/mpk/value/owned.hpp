@@ -170,9 +170,10 @@ class value {
   }
   value* find(const char* key) noexcept { return find(std::string_view(key)); }
   const value* find(const char* key) const noexcept { return find(std::string_view(key)); }
-  /// The value of the last entry whose key equals `key` (any key type).
-  value* find(const value& key) noexcept;
-  const value* find(const value& key) const noexcept { return const_cast<value*>(this)->find(key); }
+  /// The value of the last entry whose key equals `key` (any key type). Allocates (and may
+  /// throw std::bad_alloc) only to compare keys that are containers with items.
+  value* find(const value& key);
+  const value* find(const value& key) const { return const_cast<value*>(this)->find(key); }
 
   /// Appends to an array; a nil value becomes an empty array first. Returns false (and
   /// changes nothing) when this is neither nil nor an array.
