@@ -524,7 +524,6 @@ record_stream make_records(mpk::records_mode mode) {
 struct ab {
   std::int64_t a = 0;
   std::string b;
-  friend bool operator==(const ab&, const ab&) = default;
 };
 MPK_MAP(ab, a, b);
 
