@@ -33,12 +33,7 @@
 #include "support/alloc_failure.hpp"
 #include "support/hex.hpp"
 #include "support/hostile_inputs.hpp"
-
-namespace mpk::inline v0 {
-void PrintTo(const error& e, std::ostream* os) {
-  *os << e.to_string() << " (errc " << static_cast<int>(e.code) << ")";
-}
-}  // namespace mpk::inline v0
+#include "support/print_error.hpp"
 
 namespace {
 

@@ -39,14 +39,8 @@
 #include "../fuzz/fuzz_support.hpp"
 #include "support/hex.hpp"
 #include "support/hostile_inputs.hpp"
+#include "support/print_error.hpp"
 #include "support/small_stack.hpp"
-
-// gtest prints an mpk::error as "offset 3: <message>" (found by argument-dependent lookup).
-namespace mpk::inline v0 {
-void PrintTo(const error& e, std::ostream* os) {
-  *os << e.to_string() << " (errc " << static_cast<int>(e.code) << ")";
-}
-}  // namespace mpk::inline v0
 
 namespace {
 

@@ -25,13 +25,7 @@
 #include "../fuzz/fuzz_support.hpp"
 #include "support/hex.hpp"
 #include "support/hostile_inputs.hpp"
-
-// gtest prints an mpk::error as "offset 3: <message>" (found by argument-dependent lookup).
-namespace mpk::inline v0 {
-void PrintTo(const error& e, std::ostream* os) {
-  *os << e.to_string() << " (errc " << static_cast<int>(e.code) << ")";
-}
-}  // namespace mpk::inline v0
+#include "support/print_error.hpp"
 
 namespace {
 
@@ -174,9 +168,9 @@ TEST(Reuse, ReaderAfterEveryHostileInput) {
     }
     // Every error a reader reports (docs/reader.md), plus success. Under the tiny limits
     // every timestamp is above max_ext_len, and nothing nests deep enough to allocate.
-    errc_set expected = {errc::ok,           errc::truncated,      errc::invalid_marker,
-                         errc::type_mismatch, errc::out_of_range,  errc::depth_exceeded,
-                         errc::limit_exceeded, errc::invalid_utf8};
+    errc_set expected = {
+        errc::ok,           errc::truncated,      errc::invalid_marker, errc::type_mismatch,
+        errc::out_of_range, errc::depth_exceeded, errc::limit_exceeded, errc::invalid_utf8};
     if (lim.max_depth > 64) {
       // Skipping beyond 64 levels allocates its stack (when the outer levels still owe
       // items: maps as keys): make that fail, then read again.
@@ -393,11 +387,14 @@ void expect_stream_decodes_valid_input(mpk::stream_decoder& dec) {
   }
 }
 
+/// A hostile input from hex.
+mpk_test::hostile_input named(const char* what, const char* h) {
+  return {what, hex(h)};
+}
+
 /// Messages that only a typed decoding gets wrong (a strict `point`, an int32).
 std::vector<mpk_test::hostile_input> typed_catalogue() {
-  const auto r = [](const char* what, const char* h) {
-    return mpk_test::hostile_input{what, hex(h)};
-  };
+  const auto r = named;
   return {
       r("a field missing", "81 a1 78 01"),
       r("an unknown field", "83 a1 78 01 a4 6e 61 6d 65 a0 a1 7a 01"),
@@ -582,9 +579,7 @@ void expect_records_decode_valid_input(mpk::records_decoder& dec) {
 
 /// Inputs that only a records decoder can get wrong: ids and definitions.
 std::vector<mpk_test::hostile_input> record_catalogue() {
-  const auto r = [](const char* what, const char* h) {
-    return mpk_test::hostile_input{what, hex(h)};
-  };
+  const auto r = named;
   return {
       r("undefined two-byte id", "d5 72 60 00 91 a1 61 01 60 01 02"),
       r("one-byte id out of range", "d4 72 20 91 a1 61 01"),
