@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""fuzz/make_corpus.py - writes the seed corpora fuzz/corpus/<target>/ from the test vectors.
+"""fuzz/make_corpus.py - writes the seed corpora under fuzz/corpus/ from the test vectors.
 
-Seeds come from two places:
-  1. every hex("...") literal in tests/*_test.cpp (the unit tests' exact-byte vectors);
-  2. vectors built here: each wire format at its boundaries (0x7f/0x80, 0xff/0x100, 31/32-byte
-     strings, 15/16-element containers, ...), nested documents, and the hostile classes of
-     tests/hostile_test.cpp in short form.
-Every target reads MessagePack bytes, so each gets the same seeds. Files are named by the
-SHA-1 of their content, so rerunning is idempotent; the script replaces what it wrote before.
-Needs only the Python standard library:  python3 fuzz/make_corpus.py [target...]
-(targets named: only their corpora are rewritten). The records target also gets msgpackr
-record sequences (records_seeds()), the encode target writer programs (encode_seeds()).
+Layout (fuzz/run and the replay tests give each target common/ and its own folder, if any):
+  common/    MessagePack seeds every target reads: the unit tests' exact-byte vectors (every
+             hex("...") literal in tests/*_test.cpp, the hex strings of the hostile
+             catalogue in tests/support/hostile_inputs.hpp) and vectors built here (each wire format
+             at its boundaries, nested documents, the hostile classes of
+             tests/hostile_test.cpp in short form, typed shapes for the unpack target, text
+             for the unicode target);
+  stream/    the common seeds behind the stream target's chunk-size prefix, and runs of them;
+  records/   msgpackr record sequences (records_seeds());
+  encode/    writer programs of fuzz/encode.cpp's shape (encode_seeds());
+  json/      JSON text (every R"(...)" literal of tests/json_test.cpp and texts written here:
+             the lossless mapping, JSON Lines, escapes, numbers at their limits).
+Files are named by the first 16 hex digits of the SHA-1 of their content, so rerunning is
+idempotent; each folder is replaced whole. Inputs found by fuzzing that cover what the seeds
+do not are kept in fuzz/regressions/<target>/ (never touched here).
+Needs only the Python standard library:  python3 fuzz/make_corpus.py
 """
 import hashlib
 import pathlib
@@ -18,8 +24,6 @@ import re
 import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TARGETS = ["reader", "skip_field_size", "roundtrip", "msgpack_cxx", "unpack", "document", "unicode", "json",
-           "stream", "records", "encode"]
 MAX_SEED = 4096  # libFuzzer's default -max_len
 
 
@@ -158,6 +162,10 @@ def test_vectors():
     for path in sorted((ROOT / "tests").glob("*_test.cpp")):
         for m in re.finditer(r'hex\("([0-9a-fA-F ]*)"\)', path.read_text(encoding="utf-8")):
             out.append(bytes.fromhex(m.group(1)))
+    # The hostile catalogue's classes, kept as lists of hex strings in tests/support.
+    for m in re.finditer(r'"((?:[0-9a-f]{2} )*[0-9a-f]{2})"',
+                         (ROOT / "tests" / "support" / "hostile_inputs.hpp").read_text(encoding="utf-8")):
+        out.append(bytes.fromhex(m.group(1)))
     return out
 
 
@@ -180,12 +188,12 @@ def stream_seeds(seeds):
 
 
 def records_seeds(seeds):
-    """The records target's seeds: the common ones, and msgpackr record sequences (one- and
-    two-byte ids, definitions inside instances, redefinitions, sequences of messages)."""
+    """The records target's own seeds: msgpackr record sequences (one- and two-byte ids,
+    definitions inside instances, redefinitions, sequences of messages)."""
     def define(rid, keys, two=None):
         head = b"\xd5\x72" + bytes([rid, two]) if two is not None else b"\xd4\x72" + bytes([rid])
         return head + arr([s(k) for k in keys])
-    out = dict(seeds)
+    out = {}
     extra = [
         arr([define(0x40, ["a", "b"]) + uint(1) + s("x"), b"\x40" + uint(70) + s("y")]),
         define(0x41, ["a"]) + define(0x41, ["b"]) + uint(2),
@@ -212,10 +220,10 @@ def records_seeds(seeds):
 
 
 def encode_seeds(seeds):
-    """The encode target's seeds: the common ones (any bytes make a program), and programs of
-    fuzz/encode.cpp's shape: an options byte, a 4-byte top-level count, then items (a kind
+    """The encode target's own seeds (it reads common/ too): programs of fuzz/encode.cpp's
+    shape: an options byte, a 4-byte top-level count, then items (a kind
     byte, a form byte, parameters). Each kind of item in each form, under each option."""
-    out = dict(seeds)
+    out = {}
     filler = bytes((i * 37 + 11) % 256 for i in range(64))
     for opts in range(4):
         for kind in range(16):
@@ -225,24 +233,49 @@ def encode_seeds(seeds):
     return out
 
 
+def json_seeds():
+    """The json target's own seeds: JSON text."""
+    texts = []
+    for m in re.finditer(r'R"\((.*?)\)"', (ROOT / "tests" / "json_test.cpp").read_text(encoding="utf-8"),
+                         re.S):
+        texts.append(m.group(1).encode())
+    texts += [
+        b'{"a": [1, -2, 3.5, true, false, null, "x\\u00e9"], "b": {"c": 18446744073709551615}}',
+        b'[1e308, -0.0, 1.5e-300, 5e-324, -9223372036854775808, 18446744073709551616]',
+        b'["\\ud83d\\ude00", "\\u0000", "\\\\\\"\\/\\b\\f\\n\\r\\t", "h\xc3\xa9llo \xe2\x9c\x93"]',
+        b'1\n[2, 3]\n{"a": 4}\n"five"\n',
+        b'{"$bin": "AQID"}', b'{"$ext": [5, "AQ=="]}', b'{"$ext": [-1, "AAAAAQ=="]}',
+        b'{"$timestamp": [1440949922, 500]}', b'{"$float32": 1.5}', b'{"$float64": "NaN"}',
+        b'{"$float64": "-inf"}', b'{"$str": "wA=="}', b'{"$map": [[1, 2], [[3], {"k": null}]]}',
+        b'{"$map": [[{"$bin": ""}, {"$ext": [0, ""]}]]}', b'[[[[[[[[[[[]]]]]]]]]]]',
+        b'{"a": {"b": {"c": {"d": {"e": {"f": {}}}}}}}', b'{"": "", "a": 1, "a": 2}',
+        b'[0, -0, 1E2, 1e-2, 123456789012345678901234567890, -1.7976931348623157e308]',
+        b'  {\n  "pretty": [\n    1,\n    2\n  ]\n}\n', b'[1, 2', b'{"a" 1}', b'nul', b'"\\ud800"',
+    ]
+    return {hashlib.sha1(t).hexdigest()[:16]: t for t in texts if 0 < len(t) <= MAX_SEED}
+
+
 def main():
-    import sys
     seeds = {}
     for b in test_vectors() + built_vectors():
         if 0 < len(b) <= MAX_SEED:
             seeds[hashlib.sha1(b).hexdigest()[:16]] = b
-    targets = sys.argv[1:] or TARGETS
-    for target in targets:
-        d = ROOT / "fuzz" / "corpus" / target
+    folders = {"common": seeds, "stream": stream_seeds(seeds), "records": records_seeds(seeds),
+               "json": json_seeds(), "encode": encode_seeds(seeds)}
+    corpus = ROOT / "fuzz" / "corpus"
+    for d in corpus.iterdir():  # a folder per target of an older layout goes too
+        if d.is_dir() and d.name not in folders:
+            for old in d.iterdir():
+                old.unlink()
+            d.rmdir()
+    for name, chosen in folders.items():
+        d = corpus / name
         d.mkdir(parents=True, exist_ok=True)
         for old in d.iterdir():
             old.unlink()
-        chosen = (stream_seeds(seeds) if target == "stream" else
-                  records_seeds(seeds) if target == "records" else
-                  encode_seeds(seeds) if target == "encode" else seeds)
-        for name, b in sorted(chosen.items()):
-            (d / name).write_bytes(b)
-    print("make_corpus: %d seeds for each of %s" % (len(seeds), ", ".join(targets)))
+        for key, b in sorted(chosen.items()):
+            (d / key).write_bytes(b)
+    print("make_corpus: " + ", ".join("%s/ %d" % (n, len(c)) for n, c in folders.items()))
 
 
 if __name__ == "__main__":

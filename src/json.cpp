@@ -727,33 +727,57 @@ class converter {
 
 }  // namespace
 
+namespace {
+/// Runs `convert()` (a conversion into the caller's std::string): a std::bad_alloc from the
+/// text's growth becomes errc::out_of_memory at the reader's position, in the reader too.
+template <class R, class F>
+result<R> catching_bad_alloc(reader& r, F&& convert) {
+#if __cpp_exceptions
+  try {
+#endif
+    return convert();
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    r.set_error({errc::out_of_memory, r.position()});
+    return r.error();
+  }
+#endif
+}
+}  // namespace
+
 result<void> to_json(reader& r, std::string& out, const to_json_options& options) {
-  converter c(r, out, options);
-  const error e = c.run<false>();
-  c.finish();
-  if (e) return e;
-  return {};
+  return catching_bad_alloc<void>(r, [&]() -> result<void> {
+    converter c(r, out, options);
+    const error e = c.run<false>();
+    c.finish();
+    if (e) return e;
+    return {};
+  });
 }
 
 result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_options& options,
                                   std::size_t stop_after) {
-  // One converter (and one staging area) for every value.
-  converter c(r, out, options);
-  if (!r.at_end()) {
-    const error e = c.run<true>(out.size(), stop_after);
-    c.finish();
-    if (e) return e;
-  }
-  return c.values();
+  return catching_bad_alloc<std::size_t>(r, [&]() -> result<std::size_t> {
+    // One converter (and one staging area) for every value.
+    converter c(r, out, options);
+    if (!r.at_end()) {
+      const error e = c.run<true>(out.size(), stop_after);
+      c.finish();
+      if (e) return e;
+    }
+    return c.values();
+  });
 }
 
 result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_options& options,
                             const limits& lim) {
   reader r(msgpack, lim);
-  std::string out;
-  out.reserve(msgpack.size() * 2);
-  if (auto res = to_json_lines(r, out, options); !res) return res.error();
-  return out;
+  return catching_bad_alloc<std::string>(r, [&]() -> result<std::string> {
+    std::string out;
+    out.reserve(msgpack.size() * 2);
+    if (auto res = to_json_lines(r, out, options); !res) return res.error();
+    return out;
+  });
 }
 
 }  // namespace mpk::inline v0

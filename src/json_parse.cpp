@@ -548,8 +548,30 @@ result<std::size_t> convert(std::string_view json, buffer& out, const from_json_
 
 }  // namespace
 
+namespace {
+/// from_json without the catch: convert(), then again with integers beyond 64 bits widened.
+result<std::size_t> convert_widening(std::string_view json, buffer& out,
+                                     const from_json_options& options, std::string* why);
+}  // namespace
+
 result<std::size_t> from_json(std::string_view json, buffer& out, const from_json_options& options,
                               std::string* why) {
+#if __cpp_exceptions
+  try {
+#endif
+    return convert_widening(json, out, options, why);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    // The text's padded copy, a batch of texts, `why`: what simdjson does not report itself.
+    return error{errc::out_of_memory, 0};
+  }
+#endif
+}
+
+namespace {
+
+result<std::size_t> convert_widening(std::string_view json, buffer& out,
+                                     const from_json_options& options, std::string* why) {
   const std::size_t start = out.size();
   result<std::size_t> res = convert(json, out, options, why);
   if (res || res.error().code != errc::out_of_range) return res;
@@ -567,5 +589,7 @@ result<std::size_t> from_json(std::string_view json, buffer& out, const from_jso
       std::lower_bound(inserted.begin(), inserted.end(), at) - inserted.begin());
   return error{res.error().code, at - 2 * before};
 }
+
+}  // namespace
 
 }  // namespace mpk::inline v0

@@ -219,6 +219,21 @@ mpk::error expand_value(record_table& table, std::span<const std::byte> in, std:
       if (f.def) --f.def->busy;
     return mpk::error{ec, static_cast<std::size_t>(where - base)};
   };
+  // Opens a container or record; false when memory ran out. Its record counts as busy only
+  // once it is on the stack, so that fail() releases exactly the records it holds.
+  auto push = [&](frame f) noexcept {
+#if __cpp_exceptions
+    try {
+#endif
+      stack.push_back(f);
+#if __cpp_exceptions
+    } catch (const std::bad_alloc&) {
+      return false;
+    }
+#endif
+    if (f.def) ++f.def->busy;
+    return true;
+  };
   // Appends n bytes; false when out of memory or beyond the expansion bound.
   auto emit = [&](const void* b, std::size_t n, errc& ec) {
     if (out == nullptr) return true;
@@ -261,22 +276,21 @@ mpk::error expand_value(record_table& table, std::span<const std::byte> in, std:
       if (n > static_cast<std::size_t>(end - p) - r.size) return fail(p, errc::truncated);
       std::byte head[5];
       if (!emit(head, map_header(head, n), ec)) return fail(p, ec);
-      p += r.size;
       if (n != 0) {
-        ++r.def->busy;
-        stack.push_back({n, r.def, 0});
+        if (!push({n, r.def, 0})) return fail(p, errc::out_of_memory);
         done = false;
       }
+      p += r.size;
     } else {
       const extent x = extent_at(p, end, lim);
       if (x.ec != errc::ok) return fail(p, x.ec);
       if (x.container && stack.size() >= lim.max_depth) return fail(p, errc::depth_exceeded);
       if (!emit(p, x.size, ec)) return fail(p, ec);
-      p += x.size;
       if (x.container && x.owed != 0) {
-        stack.push_back({x.owed, nullptr, 0});
+        if (!push({x.owed, nullptr, 0})) return fail(p, errc::out_of_memory);
         done = false;
       }
+      p += x.size;
     }
     if (!done) continue;
     // A value is complete: close the containers it completes.
@@ -319,6 +333,19 @@ std::size_t shared_structures::find(std::span<const std::string> keys) const noe
 
 result<shared_structures> shared_structures::load(std::span<const std::byte> bytes,
                                                   const limits& lim) {
+#if __cpp_exceptions
+  try {
+#endif
+    return load_keys(bytes, lim);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    return mpk::error{errc::out_of_memory, 0};
+  }
+#endif
+}
+
+result<shared_structures> shared_structures::load_keys(std::span<const std::byte> bytes,
+                                                       const limits& lim) {
   reader r(bytes, lim);
   shared_structures out;
   const std::size_t at = r.position();
@@ -384,7 +411,7 @@ result<document> records_decoder::parse(std::span<const std::byte> bytes) {
 result<value> records_decoder::read_value(std::span<const std::byte> bytes) {
   auto doc = parse(bytes);
   if (!doc) return doc.error();
-  return value(doc->root());
+  return detail::make_value(doc->root());
 }
 
 // --- encoder ---------------------------------------------------------------------------------
@@ -498,10 +525,26 @@ void write_record_int(writer<S>& w, value_ref x) {
 
 result<void> records_encoder::encode(value_ref v, buffer& out) {
   start_message();
+  const std::size_t before = out.size();
   writer<buffer> w(out);
-  if (auto r = write_value(w, v); !r) return r;
-  if (!w.ok()) return w.error();
-  return {};
+  result<void> r;
+#if __cpp_exceptions
+  try {
+#endif
+    r = write_value(w, v);
+    if (r && !w.ok()) r = w.error();
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    r = mpk::error{errc::out_of_memory, out.size() - before};
+  }
+#endif
+  if (!r) fail_message(out, before);
+  return r;
+}
+
+void records_encoder::fail_message(buffer& out, std::size_t size) noexcept {
+  out.truncate(size);
+  reset();
 }
 
 result<void> records_encoder::write_value(writer<buffer>& w, value_ref v) {

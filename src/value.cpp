@@ -82,6 +82,18 @@ value::value(std::initializer_list<value> items) {
   v_ = std::move(m);
 }
 
+result<value> detail::make_value(const value_ref& ref) noexcept {
+#if __cpp_exceptions
+  try {
+#endif
+    return value(ref);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    return mpk::error{errc::out_of_memory, 0};
+  }
+#endif
+}
+
 value::value(const value_ref& ref) : value(shallow_copy(ref)) {
   if (!is_container(ref.type()) || ref.size() == 0) return;
   // Containers being filled: the destination (its vector reserved to the final size, so
@@ -281,7 +293,7 @@ value* value::find(std::string_view key) noexcept {
   return nullptr;
 }
 
-value* value::find(const value& key) noexcept {
+value* value::find(const value& key) {
   auto* m = get_if<map_type>();
   if (m == nullptr) return nullptr;
   for (auto it = m->rbegin(); it != m->rend(); ++it) {
@@ -327,12 +339,13 @@ bool value::erase(std::size_t i) {
 
 bool operator==(const value& a, const value& b) {
   // Pairs still to compare; containers push their children's pairs (the order of the
-  // comparisons does not matter for equality).
+  // comparisons does not matter for equality). The first pair is compared before anything
+  // is pushed: scalars and empty containers compare without allocating (value::find() with
+  // a scalar key relies on it).
   std::vector<std::pair<const value*, const value*>> work;
-  work.emplace_back(&a, &b);
-  while (!work.empty()) {
-    const auto [x, y] = work.back();
-    work.pop_back();
+  const value* x = &a;
+  const value* y = &b;
+  for (;;) {
     if (x->type() != y->type()) return false;
     switch (x->type()) {
       case type::nil:
@@ -382,8 +395,11 @@ bool operator==(const value& a, const value& b) {
       default:
         return false;
     }
+    if (work.empty()) return true;
+    x = work.back().first;
+    y = work.back().second;
+    work.pop_back();
   }
-  return true;
 }
 
 }  // namespace mpk::inline v0

@@ -43,35 +43,22 @@
 #include "../fuzz/alloc_count.hpp"
 #include "../fuzz/fuzz_support.hpp"
 #include "support/hex.hpp"
+#include "support/hostile_inputs.hpp"
+#include "support/print_error.hpp"
 #include "support/small_stack.hpp"
-
-// gtest prints an mpk::error as "offset 3: <message>" (found by argument-dependent lookup).
-namespace mpk::inline v0 {
-void PrintTo(const error& e, std::ostream* os) {
-  *os << e.to_string() << " (errc " << static_cast<int>(e.code) << ")";
-}
-}  // namespace mpk::inline v0
 
 namespace {
 
 using bytes = std::vector<std::byte>;
 using mpk::errc;
+using mpk_test::concat;
+using mpk_test::deep;
+using mpk_test::deep_arrays;
+using mpk_test::deep_map_keys;
+using mpk_test::deep_map_values;
 using mpk_test::hex;
-
-bytes repeat(const bytes& unit, std::size_t n, const bytes& tail = {}) {
-  bytes out;
-  out.reserve(unit.size() * n + tail.size());
-  for (std::size_t k = 0; k < n; ++k)
-    out.insert(out.end(), unit.begin(), unit.end());
-  out.insert(out.end(), tail.begin(), tail.end());
-  return out;
-}
-
-bytes concat(const bytes& a, const bytes& b) {
-  bytes out = a;
-  out.insert(out.end(), b.begin(), b.end());
-  return out;
-}
+using mpk_test::repeat;
+using mpk_test::valid_messages;
 
 // --- the entry points ------------------------------------------------------------------
 
@@ -248,15 +235,14 @@ const mpk::limits trusted = mpk::limits::trusted();
 
 TEST(Hostile, CountsAndLengthsBeyondTheInput) {
   // Above the default limits: limit_exceeded, before anything else is looked at.
-  for (const char* h : {"dd ff ff ff ff", "df ff ff ff ff", "db ff ff ff ff 5a", "c6 ff ff ff ff",
-                        "c9 ff ff ff ff 01"}) {
+  for (const char* h : mpk_test::lies_above_limits) {
     SCOPED_TRACE(h);
     expect_all(hex(h), defaults, {errc::limit_exceeded, 0});
     // Trusted limits lift the limit, never the check against the bytes that remain.
     expect_all(hex(h), trusted, {errc::truncated, 0});
   }
   // Within the limits, but the input cannot hold them: an array needs a byte per element.
-  for (const char* h : {"dc ff ff", "9f 01 01 01", "de 00 02 01 01 01", "8f 01 01"}) {
+  for (const char* h : mpk_test::lies_within_limits) {
     SCOPED_TRACE(h);
     expect_all(hex(h), defaults, {errc::truncated, 0});
     expect_all(hex(h), trusted, {errc::truncated, 0});
@@ -283,7 +269,7 @@ TEST(Hostile, LieInsideAMapValue) {
 
 TEST(Hostile, SizeArithmetic) {
   // 2^30 and 2^31 entries: 2^31 and 2^32 items, which overflow 32-bit arithmetic.
-  for (const char* h : {"df 40 00 00 00", "df 80 00 00 00", "df ff ff ff ff 01 01"}) {
+  for (const char* h : mpk_test::size_arithmetic) {
     SCOPED_TRACE(h);
     expect_all(hex(h), defaults, {errc::limit_exceeded, 0});
     expect_all(hex(h), trusted, {errc::truncated, 0});
@@ -376,48 +362,6 @@ TEST(Hostile, AmplificationWithinLimits) {
 
 // --- every truncation of valid messages --------------------------------------------------
 
-/// Valid messages with every family, containers nested, and lengths across the 1-, 2- and
-/// 4-byte headers.
-std::vector<bytes> valid_messages() {
-  std::vector<bytes> out;
-  auto encode = [&](auto&& fill) {
-    mpk::buffer buf;
-    mpk::writer w(buf);
-    fill(w);
-    EXPECT_TRUE(w.ok());
-    out.emplace_back(buf.data(), buf.data() + buf.size());
-  };
-  encode([](auto& w) {
-    w.begin_map(3);
-    w.write("ints");
-    w.begin_array(8);
-    for (std::int64_t v : {0LL, 127LL, 255LL, 65535LL, -1LL, -33LL, -40000LL, -5000000000LL})
-      w.write(v);
-    w.write("floats");
-    w.begin_array(2);
-    w.write(1.5f);
-    w.write(-0.25);
-    w.write("nested");
-    w.begin_array(2);
-    w.begin_map(1);
-    w.write_nil();
-    w.write(true);
-    w.write_ext(5, std::vector<std::byte>(3, std::byte{7}));
-  });
-  encode([](auto& w) {
-    w.begin_array(3);
-    w.write(std::string(40, 'x'));
-    w.write(std::vector<std::byte>(300, std::byte{1}));
-    w.write_ext(-1, std::vector<std::byte>(8, std::byte{0}));
-  });
-  encode([](auto& w) {
-    w.begin_array(20);
-    for (int k = 0; k < 20; ++k)
-      w.write(k * 1000);
-  });
-  return out;
-}
-
 TEST(Hostile, EveryTruncationOfValidMessages) {
   for (const bytes& msg : valid_messages()) {
     SCOPED_TRACE(mpk_test::to_hex(msg));
@@ -437,10 +381,10 @@ TEST(Hostile, EveryTruncationOfValidMessages) {
 // --- 0xc1 --------------------------------------------------------------------------------
 
 TEST(Hostile, NeverUsedMarker) {
-  expect_all(hex("c1"), defaults, {errc::invalid_marker, 0});
-  expect_all(hex("91 c1"), defaults, {errc::invalid_marker, 1});
-  expect_all(hex("81 c1 c0"), defaults, {errc::invalid_marker, 1});  // as a key
-  expect_all(hex("81 c0 c1"), defaults, {errc::invalid_marker, 2});  // as a value
+  // Alone, as an element, as a key, as a value: the error is at the marker.
+  const std::size_t at[] = {0, 1, 1, 2};
+  for (std::size_t i = 0; i < std::size(mpk_test::never_used_marker); ++i)
+    expect_all(hex(mpk_test::never_used_marker[i]), defaults, {errc::invalid_marker, at[i]});
   expect_all(concat(repeat(hex("91"), 100), hex("c1")), defaults, {errc::invalid_marker, 100});
   // Every typed read refuses it the same way.
   const bytes c1 = hex("c1");  // the reader views it: it must outlive the reader
@@ -459,21 +403,6 @@ TEST(Hostile, NeverUsedMarker) {
 }
 
 // --- nesting 100000 deep -----------------------------------------------------------------
-
-constexpr std::size_t deep = 100000;
-
-/// [[[...nil...]]]: 100000 arrays.
-bytes deep_arrays() {
-  return concat(repeat(hex("91"), deep), hex("c0"));
-}
-/// {{{...{nil: nil}...: nil}: nil}: nil}: each map is the key of its parent.
-bytes deep_map_keys() {
-  return concat(concat(repeat(hex("81"), deep), hex("c0 c0")), repeat(hex("c0"), deep - 1));
-}
-/// {nil: {nil: {... nil}}}: each map is the value of its parent.
-bytes deep_map_values() {
-  return concat(repeat(hex("81 c0"), deep), hex("c0"));
-}
 
 TEST(Hostile, DeepNestingHitsTheDepthLimit) {
   on_small_stack([] {
@@ -931,7 +860,7 @@ TEST(Hostile, DuplicateAndOddMapKeys) {
 
 TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
   // overlong, surrogate, above U+10FFFF, truncated, a lone continuation byte
-  for (const char* h : {"a2 c0 80", "a3 ed a0 80", "a4 f4 90 80 80", "a2 e2 82", "a1 80"}) {
+  for (const char* h : mpk_test::invalid_utf8_strs) {
     SCOPED_TRACE(h);
     const bytes in = hex(h);
     const mpk::error bad{errc::invalid_utf8, 0};
@@ -976,10 +905,9 @@ TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
 // --- timestamps --------------------------------------------------------------------------
 
 TEST(Hostile, TimestampsOutOfRange) {
-  const bytes ns64 = hex("d7 ff ee 6b 28 00 00 00 00 00");  // nanoseconds = 10^9
-  const bytes ns96 = hex("c7 0c ff 3b 9a ca 00 00 00 00 00 00 00 00 00");
-  const bytes odd_size = hex("c7 05 ff 00 00 00 00 00");
-  for (const bytes& in : {ns64, ns96, odd_size}) {
+  // nanoseconds = 10^9 (64 and 96 bits), a length that is no timestamp's
+  for (const char* h : mpk_test::invalid_timestamps) {
+    const bytes in = hex(h);
     mpk::reader r(in);
     (void)mpk::read_timestamp(r);
     EXPECT_EQ(r.error(), (mpk::error{errc::invalid_timestamp, 0}));

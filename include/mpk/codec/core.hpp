@@ -195,6 +195,24 @@ MPK_ALWAYS_INLINE void unpack_value(reader& r, T& out, read_context& ctx) {
   }
 }
 
+namespace detail {
+/// unpack_value at the top of a decoding (mpk::unpack, stream_decoder::next): a
+/// std::bad_alloc from the target's containers or strings becomes errc::out_of_memory in the
+/// reader, at the position reached, so that calls returning a result never throw it.
+template <class T>
+void unpack_top(reader& r, T& out, read_context& ctx) {
+#if __cpp_exceptions
+  try {
+#endif
+    unpack_value(r, out, ctx);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    r.set_error({errc::out_of_memory, r.position()});
+  }
+#endif
+}
+}  // namespace detail
+
 /// Encodes `v` into a new buffer.
 ///
 ///     mpk::result<mpk::buffer> bytes = mpk::pack(order);
@@ -227,6 +245,8 @@ result<void> pack(const T& v, writer<S>& w) noexcept {
 /// the value it concerns:
 /// - from the reader: errc::truncated, errc::invalid_marker, errc::type_mismatch,
 ///   errc::out_of_range, errc::limit_exceeded, errc::out_of_memory (see reader.hpp);
+/// - errc::out_of_memory when a string or container of `out` cannot allocate (at the
+///   position reached; std::bad_alloc does not escape);
 /// - from the codecs: errc::depth_exceeded (typed containers nested beyond
 ///   limits::max_depth), errc::unknown_key, errc::missing_key, errc::duplicate_key (strict
 ///   mode, and duplicate elements of a std::set or keys of a std::map), errc::out_of_range
@@ -239,7 +259,7 @@ result<void> pack(const T& v, writer<S>& w) noexcept {
 template <class T>
 result<void> unpack(reader& r, T& out, const unpack_options& options = {}) {
   read_context ctx(options);
-  unpack_value(r, out, ctx);
+  detail::unpack_top(r, out, ctx);
   if (const mpk::error e = r.error()) [[unlikely]]
     return ctx.annotate(e, wire_types_of<T>(), {});
   return {};
@@ -264,7 +284,7 @@ template <class T>
   reader r(bytes, options.limits, options.utf8);
   read_context ctx(options);
   result<T> out;  // T value-initialized in place: decoded there and returned without a move
-  unpack_value(r, *out, ctx);
+  detail::unpack_top(r, *out, ctx);
   if (const mpk::error e = r.error()) [[unlikely]]
     out = ctx.annotate(e, wire_types_of<T>(), bytes);
   else if (!options.allow_trailing_bytes && !r.at_end())

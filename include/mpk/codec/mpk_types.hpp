@@ -46,7 +46,7 @@ struct codec<std::chrono::time_point<std::chrono::system_clock, Duration>> {
 template <>
 struct codec<value> {
   template <class S>
-  static void write(writer<S>& w, const value& v) {
+  static void write(writer<S>& w, const value& v) noexcept {
     mpk::write(w, v);
   }
   static void read(reader& r, value& out, read_context& ctx) {
@@ -57,7 +57,9 @@ struct codec<value> {
     lim.max_depth -= ctx.depth();  // enter() keeps depth() <= max_depth
     auto doc = document::parse(bytes, lim);
     if (!doc) return ctx.fail(r, doc.error().code, at + doc.error().offset);
-    out = value(doc->root());
+    result<value> v = detail::make_value(doc->root());
+    if (!v) return ctx.fail(r, errc::out_of_memory, at);
+    out = std::move(*v);
   }
 };
 

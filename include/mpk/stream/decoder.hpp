@@ -166,7 +166,7 @@ class MPK_API stream_decoder {
   requires has_codec<T> result<bool> next(T& out) {
     return decode_unit<false>([&](reader& r) {
       read_context ctx(unpack_options{.strict = options_.strict});
-      unpack_value(r, out, ctx);
+      detail::unpack_top(r, out, ctx);
     });
   }
 
@@ -177,8 +177,8 @@ class MPK_API stream_decoder {
   requires(has_codec<K>&& has_codec<V>) result<bool> next_entry(K& key, V& value) {
     return decode_unit<true>([&](reader& r) {
       read_context ctx(unpack_options{.strict = options_.strict});
-      unpack_value(r, key, ctx);
-      unpack_value(r, value, ctx);
+      detail::unpack_top(r, key, ctx);
+      detail::unpack_top(r, value, ctx);
     });
   }
 

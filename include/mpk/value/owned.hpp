@@ -171,9 +171,10 @@ class MPK_API value {
   }
   value* find(const char* key) noexcept { return find(std::string_view(key)); }
   const value* find(const char* key) const noexcept { return find(std::string_view(key)); }
-  /// The value of the last entry whose key equals `key` (any key type).
-  value* find(const value& key) noexcept;
-  const value* find(const value& key) const noexcept { return const_cast<value*>(this)->find(key); }
+  /// The value of the last entry whose key equals `key` (any key type). Allocates (and may
+  /// throw std::bad_alloc) only to compare keys that are containers with items.
+  value* find(const value& key);
+  const value* find(const value& key) const { return const_cast<value*>(this)->find(key); }
 
   /// Appends to an array; a nil value becomes an empty array first. Returns false (and
   /// changes nothing) when this is neither nil nor an array.
@@ -209,13 +210,21 @@ class MPK_API value {
       v_;
 };
 
+namespace detail {
+/// A deep copy of `ref` as an owned value (nil when `ref` is missing), or
+/// errc::out_of_memory (offset 0) when an allocation fails: value(ref) without the
+/// exception.
+result<value> make_value(const value_ref& ref) noexcept;
+}  // namespace detail
+
 /// Writes `v` with `w`, iteratively (no recursion, however deep `v` is): integers, str, bin
 /// and ext in their smallest forms, float32 and float64 as such. Writer errors stay in `w`
-/// (sticky): errc::out_of_memory, errc::buffer_full, errc::io_error, errc::too_large.
+/// (sticky): errc::out_of_memory (the sink's, or the work list of open containers that
+/// could not grow: never an exception), errc::buffer_full, errc::io_error, errc::too_large.
 ///
 ///     mpk::buffer buf; mpk::writer w(buf); mpk::write(w, v); if (!w.ok()) ...
 template <class S>
-void write(writer<S>& w, const value& v) {
+void write(writer<S>& w, const value& v) noexcept {
   // Containers being written: the next item to write and how many there are (a map owes
   // two items, key then value, per entry).
   struct frame {
@@ -224,6 +233,21 @@ void write(writer<S>& w, const value& v) {
     std::size_t count;
   };
   std::vector<frame> stack;
+  // Opens a container of n items (2 per map entry); false, and errc::out_of_memory in `w`,
+  // when the work list cannot grow.
+  const auto open = [&stack, &w](const value* c, std::size_t n) noexcept {
+#if __cpp_exceptions
+    try {
+#endif
+      if (n != 0) stack.push_back({c, 0, n});
+#if __cpp_exceptions
+    } catch (const std::bad_alloc&) {
+      w.set_error(errc::out_of_memory);
+      return false;
+    }
+#endif
+    return true;
+  };
   const value* x = &v;
   for (;;) {
     switch (x->type()) {
@@ -259,13 +283,13 @@ void write(writer<S>& w, const value& v) {
       case type::array: {
         const std::size_t n = x->get_if<value::array_type>()->size();
         w.begin_array(n);
-        if (n != 0) stack.push_back({x, 0, n});
+        if (!open(x, n)) return;
         break;
       }
       case type::map: {
         const std::size_t n = x->get_if<value::map_type>()->size();
         w.begin_map(n);
-        if (n != 0) stack.push_back({x, 0, 2 * n});
+        if (!open(x, 2 * n)) return;
         break;
       }
       default:
@@ -294,8 +318,9 @@ void write(writer<S>& w, const value& v) {
 ///     mpk::reader r(bytes); auto v = mpk::read_value(r);   // result<mpk::value>
 ///
 /// Errors (also recorded in `r`, sticky): those of reader::skip(): errc::truncated,
-/// errc::invalid_marker, errc::limit_exceeded, errc::depth_exceeded, errc::out_of_memory;
-/// and errc::invalid_utf8 (offset of the first bad str).
+/// errc::invalid_marker, errc::limit_exceeded, errc::depth_exceeded, errc::out_of_memory (also
+/// when the document or the value cannot be allocated: offset of the value); and
+/// errc::invalid_utf8 (offset of the first bad str).
 template <class Policy>
 result<value> read_value(basic_reader<Policy>& r) {
   const std::size_t start = r.position();
@@ -311,7 +336,13 @@ result<value> read_value(basic_reader<Policy>& r) {
     r.set_error(e);
     return e;
   }
-  return value(doc->root());
+  result<value> v = detail::make_value(doc->root());
+  if (!v) {
+    const mpk::error e{errc::out_of_memory, start};
+    r.set_error(e);
+    return e;
+  }
+  return v;
 }
 
 }  // namespace mpk::inline v0

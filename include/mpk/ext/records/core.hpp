@@ -83,6 +83,8 @@ class MPK_API shared_structures {
   result<buffer> save() const;
 
  private:
+  static result<shared_structures> load_keys(std::span<const std::byte> bytes,
+                                             const limits& lim);  // load(), may throw
   std::vector<keys_type> list_;
 };
 
@@ -304,7 +306,10 @@ class MPK_API records_encoder {
   void reset() noexcept;
 
   /// Encodes one message: appends it to `out`. Errors: errc::out_of_memory,
-  /// errc::too_large, errc::depth_exceeded (deeper than limits.max_depth).
+  /// errc::too_large, errc::depth_exceeded (deeper than limits.max_depth). On error `out`
+  /// is cut back to what it held, and the encoder forgets the shapes it defined (as
+  /// reset()): a definition in the failed message never reached the reader, so the next
+  /// message defines again what it uses.
   result<void> encode(value_ref v, buffer& out);
   result<void> encode(const value& v, buffer& out);
   /// Encodes one message into a new buffer. Errors: those above.
@@ -336,6 +341,8 @@ class MPK_API records_encoder {
   /// false when the slot was reused since.
   bool write_cached(writer<buffer>& w, const type_slot& s);
   type_slot last_slot() const noexcept { return last_; }
+  /// After a message failed: cuts `out` back to `size` bytes and forgets the own shapes.
+  void fail_message(buffer& out, std::size_t size) noexcept;
 
  private:
   struct slot {

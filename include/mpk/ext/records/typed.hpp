@@ -204,7 +204,15 @@ void read_record(cursor& c, T& v, record_def& d, const std::byte* at, std::size_
   if (n > static_cast<std::size_t>(c.end - c.p) - id_size) return c.fail(at, errc::truncated);
   if (!c.enter(at)) return;
   c.p += id_size;
-  ++d.busy;
+  // Busy while its instance is read, also when an allocation throws out of it (the table
+  // lives on after the error: a definition left busy would never be replaced in place).
+  struct busy_guard {
+    record_def& d;
+    explicit busy_guard(record_def& def) noexcept : d(def) { ++d.busy; }
+    ~busy_guard() { --d.busy; }
+    busy_guard(const busy_guard&) = delete;
+    busy_guard& operator=(const busy_guard&) = delete;
+  } busy(d);
   const std::size_t m = mapping<T>(d);
   if (d.typed[m].in_order) {
     read_fields(c, v, std::make_index_sequence<L::count>{});
@@ -214,7 +222,6 @@ void read_record(cursor& c, T& v, record_def& d, const std::byte* at, std::size_
       read_entry(c, v, d.typed[m].fields[i], seen, at);
     if (c.strict && c.ok() && !seen.all()) c.fail(at, errc::missing_key);
   }
-  --d.busy;
   --c.depth;
 }
 
@@ -302,7 +309,7 @@ void read_fallback(cursor& c, T& out) {
       saw ? expanded.bytes() : std::span<const std::byte>(at, c.begin + pos - at);
   reader r(bytes, lim, c.utf8);
   read_context ctx(unpack_options{.strict = c.strict});
-  unpack_value(r, out, ctx);
+  detail::unpack_top(r, out, ctx);
   if (const mpk::error re = r.error()) return c.fail(saw ? at : at + re.offset, re.code);
   c.p = c.begin + pos;
 }
@@ -476,7 +483,15 @@ result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::by
                         o.limits,
                         o.utf8,
                         options.strict};
-  detail::rec::read(c, out);
+#if __cpp_exceptions
+  try {
+#endif
+    detail::rec::read(c, out);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    c.fail(c.p, errc::out_of_memory);  // the target's strings or vectors, a definition's map
+  }
+#endif
   dec.table().release_retired();
   if (!c.ok()) return c.err;
   return static_cast<std::size_t>(c.p - c.begin);
@@ -500,13 +515,25 @@ template <class T>
 
 /// Encodes `v` as one message appended to `out` (map-mode structs as records, see the top of
 /// this file). Errors: errc::out_of_memory, errc::too_large, and for values written through
-/// their codec and the dynamic encoder errc::depth_exceeded.
+/// their codec and the dynamic encoder errc::depth_exceeded. On error, as
+/// records_encoder::encode: `out` as it was, the encoder's own shapes forgotten.
 template <class T>
 result<void> pack_records(records_encoder& enc, const T& v, buffer& out) {
   enc.start_message();
+  const std::size_t before = out.size();
   writer<buffer> w(out);
-  detail::rec::write(enc, w, v);
-  return w.error();
+#if __cpp_exceptions
+  try {
+#endif
+    detail::rec::write(enc, w, v);
+#if __cpp_exceptions
+  } catch (const std::bad_alloc&) {
+    w.set_error(errc::out_of_memory);  // the type cache, a shape's entry
+  }
+#endif
+  const mpk::error e = w.error();
+  if (e) enc.fail_message(out, before);
+  return e;
 }
 
 /// Encodes `v` as one message into a new buffer. Errors: those above.
