@@ -311,7 +311,7 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
       {"mpk_get", get}, {"mpk_to_json", to_json}, {"to_json_jq", via_jq}};
   for (const auto& [impl, command] : cells) {
     const std::string cmd = command + " > /dev/null";
-    t.add("cli_select_w7_medium", impl,
+    cell& c = t.add("cli_select_w7_medium", impl,
           "same text: mpk get and to-json | jq compared before timing",
           "a child process per pass; manual time: its CPU time",
           [cmd, bytes](benchmark::State& st) {
@@ -326,9 +326,9 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
             st.counters["ns_per_byte"] = benchmark::Counter(
                 static_cast<double>(bytes) * 1e-9,
                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-          })
-        ->UseManualTime()
-        ->Iterations(cfg.quick ? 1 : 3);
+          });
+    c.manual_time = true;
+    c.iterations = cfg.quick ? 1 : 3;
     rate_rows().push_back({"cli_select_w7_medium", "W7 medium (MB/s of MessagePack)", impl});
   }
   return true;

@@ -82,6 +82,7 @@ void suite::register_benchmarks(const run_config& cfg) {
       for (int r = 0; r < reps; ++r) {
         for (std::size_t k = 0; k < n; ++k) {
           const auto& [impl, c] = row_cells[(k + static_cast<std::size_t>(r)) % n];
+          if (cfg.instructions && c->manual_time) continue;  // children are not counted
           const std::string name = t->id() + "/" + row + "/" + impl;
           // The cell's name, for the instruction count's dump (Google Benchmark 1.7's State
           // does not tell its benchmark's name).
@@ -90,8 +91,11 @@ void suite::register_benchmarks(const run_config& cfg) {
                 detail::running_cell = name;
                 run(state);
               });
+          if (c->manual_time) b->UseManualTime();
           if (cfg.instructions)
             b->Iterations(1);
+          else if (c->iterations > 0)
+            b->Iterations(c->iterations);
           else if (c->min_time > 0)
             b->MinTime(c->min_time);
         }

@@ -57,6 +57,10 @@ struct cell {
   bool registered = false;
   std::function<void(benchmark::State&)> run;  ///< the timed function, registered later
   double min_time = 0;                         ///< seconds per repetition; 0: the default
+  /// The cell reports its own time (SetIterationTime), e.g. the CPU time of a child process.
+  /// Such a cell gets no instruction count: callgrind counts mpk_bench, not its children.
+  bool manual_time = false;
+  int iterations = 0;  ///< a fixed number of iterations per repetition; 0: Google Benchmark's
   std::vector<double> ns_per_unit;             ///< one per repetition
   double alloc_bytes = -1;                     ///< per iteration (one pass over the workload)
   double allocs = -1;
