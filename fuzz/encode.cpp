@@ -204,17 +204,22 @@ void apply(mpk::writer<S>& w, const op& o) {
       return w.begin_array(o.count);
     case op::map:
       return w.begin_map(o.count);
-    case op::fail_too_large:
-      switch (o.form % 4) {
+    case op::fail_too_large: {
+      // 2^32 items or bytes: no header carries it. A 32-bit size_t cannot say it, and every
+      // value it can say fits a header, so there the str8 case stands in for the others.
+      constexpr bool wide = sizeof(std::size_t) > 4;
+      const auto huge = static_cast<std::size_t>(std::uint64_t{1} << 32);
+      switch (wide ? o.form % 4 : 2) {
         case 0:
-          return w.write_str_header(std::size_t{1} << 32);
+          return w.write_str_header(huge);
         case 1:
-          return w.begin_map(std::size_t{1} << 32);
+          return w.begin_map(huge);
         case 2:
           return w.write_str8(std::string(256 + o.u % 8, 'x'));
         default:
-          return w.write_ext_header(1, std::size_t{1} << 32);
+          return w.write_ext_header(1, huge);
       }
+    }
   }
 }
 

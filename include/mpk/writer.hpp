@@ -447,7 +447,8 @@ class writer {
       std::byte* p = reserve(H::size + 1);
       if (p == nullptr) [[unlikely]]
         return;
-      detail::put_ext_head(p, h, type, n);
+      // n < 2^32 here (a head that fits was chosen for it), so it fits a 32-bit size_t too.
+      detail::put_ext_head(p, h, type, static_cast<std::size_t>(n));
       out_->commit(H::size + 1);
     }
   }

@@ -13,9 +13,9 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
 
 #include "mpk/config.hpp"
-#endif
 
 namespace mpk::inline v0::detail {
 
