@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <deque>
 #include <string_view>
 #include <tuple>
 #include <variant>
@@ -169,9 +170,13 @@ std::string packed_hex(const T& v) {
 
 template <class T>
 T round_trip(const T& v) {
+  // The packed bytes outlive the call: a decoded std::string_view member points into them.
+  static std::deque<mpk::buffer> kept;
   auto b = mpk::pack(v);
   EXPECT_TRUE(b);
-  auto back = mpk::unpack<T>(b->bytes());
+  if (!b) return T{};
+  kept.push_back(std::move(*b));
+  auto back = mpk::unpack<T>(kept.back().bytes());
   EXPECT_TRUE(back) << back.error().to_string();
   return back ? *back : T{};
 }
