@@ -435,6 +435,121 @@ TEST(CodecBytes, StructsOfScalarsAndStringsGiveTheWritersBytes) {
   EXPECT_EQ(short_by_one.bytes().size(), before);
 }
 
+// The writer's bytes for `v`, value by value (what array_writer wrote before its chunks).
+template <class C>
+std::string array_by_hand(const C& v, mpk::writer_options o = {}) {
+  mpk::buffer b;
+  mpk::writer w(b, o);
+  w.begin_array(v.size());
+  for (const auto& e : v)
+    w.write(e);
+  EXPECT_TRUE(w.ok());
+  return to_hex(b.bytes());
+}
+
+template <class T>
+std::vector<T> boundary_values(std::size_t n) {
+  const std::int64_t edges[] = {
+      0,         1,      127,    128,          255,
+      256,       65535,  65536,  4294967295LL, 4294967296LL,
+      INT64_MAX, -1,     -32,    -33,          -128,
+      -129,      -32768, -32769, INT32_MIN,    std::int64_t{INT32_MIN} - 1,
+      INT64_MIN};
+  std::vector<T> v;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t e = edges[i % std::size(edges)];
+    // Every edge that T holds, and its neighbours, in T's own arithmetic.
+    if constexpr (std::is_floating_point_v<T>)
+      v.push_back(static_cast<T>(e) * T(0.5));
+    else if (std::in_range<T>(e))
+      v.push_back(static_cast<T>(e));
+    else
+      v.push_back(static_cast<T>(i % 2 == 0 ? std::numeric_limits<T>::max()
+                                            : std::numeric_limits<T>::min()));
+  }
+  return v;
+}
+
+template <class T>
+void check_number_array(std::size_t n) {
+  SCOPED_TRACE(testing::Message() << n << " values of " << sizeof(T) << " bytes, signed "
+                                  << std::is_signed_v<T>);
+  const std::vector<T> v = boundary_values<T>(n);
+  const std::string expected = array_by_hand(v);
+  EXPECT_EQ(packed_hex(v), expected);
+  EXPECT_EQ(packed_hex(std::deque<T>(v.begin(), v.end())), expected);
+  if constexpr (std::is_floating_point_v<T>) {  // float32 policies take the value-by-value path
+    const mpk::writer_options o{.float32 = mpk::float32_policy::always};
+    EXPECT_EQ(packed_hex(v, o), array_by_hand(v, o));
+  }
+  // A span_sink of every size up to the whole: the bytes that fit are the array's first
+  // bytes, a short sink is buffer_full, and nothing is written past its end.
+  const std::vector<std::byte> full = hex(expected);
+  const std::size_t step = full.size() > 600 ? 7 : 1;
+  for (std::size_t size = 0; size <= full.size();
+       size += (size + step > full.size() && size != full.size()) ? full.size() - size : step) {
+    std::vector<std::byte> room(size + 16, std::byte{0xee});
+    mpk::span_sink sink(std::span<std::byte>(room.data(), size));
+    mpk::writer w(sink);
+    const auto r = mpk::pack(v, w);
+    if (size == full.size()) {
+      EXPECT_TRUE(r.has_value());
+    } else {
+      ASSERT_FALSE(r.has_value()) << size;
+      EXPECT_EQ(r.error().code, mpk::errc::buffer_full);
+    }
+    ASSERT_LE(sink.size(), size);
+    EXPECT_TRUE(std::equal(room.begin(), room.begin() + sink.size(), full.begin())) << size;
+    for (std::size_t i = size; i < room.size(); ++i)
+      ASSERT_EQ(room[i], std::byte{0xee}) << "written past the end of " << size;
+  }
+  // Through a stream_sink with a staging area smaller than a chunk: the same bytes.
+  std::string streamed;
+  {
+    auto collect = [](void* ctx, std::span<const std::byte> b) {
+      static_cast<std::string*>(ctx)->append(reinterpret_cast<const char*>(b.data()), b.size());
+      return true;
+    };
+    mpk::stream_sink out(collect, &streamed, 16);
+    mpk::writer w(out);
+    EXPECT_TRUE(mpk::pack(v, w).has_value());
+    EXPECT_EQ(out.flush(), mpk::errc::ok);
+  }
+  EXPECT_EQ(streamed.size(), full.size());
+  EXPECT_TRUE(
+      std::equal(streamed.begin(), streamed.end(), reinterpret_cast<const char*>(full.data())));
+}
+
+TEST(CodecBytes, NumberArraysGiveTheWritersBytes) {
+  // Arrays of numbers are written in chunks through a cursor (array_writer): the bytes must
+  // be the writer's value by value at every width boundary, at chunk boundaries (63, 64, 65,
+  // 128, 129 values) and into sinks that end in the middle of the array.
+  for (const std::size_t n : {0, 1, 15, 16, 21, 63, 64, 65, 128, 129, 300}) {
+    check_number_array<std::int8_t>(n);
+    check_number_array<std::uint8_t>(n);
+    check_number_array<std::int16_t>(n);
+    check_number_array<std::uint16_t>(n);
+    check_number_array<std::int32_t>(n);
+    check_number_array<std::uint32_t>(n);
+    check_number_array<std::int64_t>(n);
+    check_number_array<std::uint64_t>(n);
+    check_number_array<float>(n);
+    check_number_array<double>(n);
+  }
+  // bool (a std::vector<bool> has no bool&: the value-by-value path) and a std::array.
+  EXPECT_EQ(packed_hex(std::vector<bool>{true, false}), "92 c3 c2");
+  EXPECT_EQ(packed_hex(std::array<bool, 3>{true, false, true}), "93 c3 c2 c3");
+  EXPECT_EQ(packed_hex(std::array<int, 3>{-33, 128, 65536}), "93 d0 df cc 80 ce 00 01 00 00");
+  // A writer that already failed writes nothing.
+  std::array<std::byte, 1> one{};
+  mpk::span_sink tiny(one);
+  mpk::writer w(tiny);
+  w.write("ab");
+  ASSERT_FALSE(w.ok());
+  EXPECT_FALSE(mpk::pack(std::vector<int>{1, 2, 3}, w).has_value());
+  EXPECT_EQ(tiny.size(), 0u);
+}
+
 TEST(CodecBytes, LongKeysAndOldSpec) {
   const std::string key = "a_key_that_is_forty_bytes_long_xxxxxxxxx";
   ASSERT_EQ(key.size(), 40u);

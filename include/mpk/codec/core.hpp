@@ -323,7 +323,8 @@ struct codec<T> {
   }
   MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
   static constexpr wire_types wire = wire_of(type::uint) | wire_of(type::sint);
-  static constexpr std::size_t direct_size(T) noexcept { return 9; }
+  // The widest form of a T: its marker and sizeof(T) bytes (uint_head / sint_head).
+  static constexpr std::size_t direct_size(T) noexcept { return 1 + sizeof(T); }
   MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, T v) noexcept {
     if constexpr (std::is_signed_v<T>)
       return detail::put_signed(p, static_cast<std::int64_t>(v));

@@ -183,8 +183,49 @@ struct array_writer {
   template <class S>
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_array(v.size());
+    if constexpr (fixed_size_element) {
+      if (!is_floating || w.options().float32 == float32_policy::never) return write_chunks(w, v);
+    }
     for (const auto& e : v)
       pack_value(w, e);
+  }
+
+ private:
+  using element = std::remove_cvref_t<decltype(*std::declval<const C&>().begin())>;
+  static constexpr bool is_floating = std::is_floating_point_v<element>;
+  /// Numbers and booleans whose codec writes into reserved room (their widest form is a
+  /// constant: codec<T>::direct_size).
+  static constexpr bool fixed_size_element =
+      std::is_arithmetic_v<element> && requires(const element& e, std::byte* p) {
+    codec<element>::direct_size(e);
+    codec<element>::put_direct(p, e);
+  };
+
+  /// The elements in chunks: one reservation of the chunk's widest form, the values stored
+  /// through a local cursor (no capacity check, sticky-error test or reload of the sink per
+  /// value), one commit. A chunk the sink has no room for (a span_sink near its end, an
+  /// allocation that fails) is written value by value, which reports the error where it
+  /// happens and writes nothing past the sink's end. Chunks bound the unused room asked for
+  /// a large array (64 values: at most 576 bytes). W5 serialize_int_array.
+  template <class S>
+  static void write_chunks(writer<S>& w, const C& v) noexcept {
+    constexpr std::size_t chunk = 64;
+    constexpr std::size_t widest = codec<element>::direct_size(element{});
+    auto it = v.begin();
+    for (std::size_t left = v.size(); left != 0 && w.ok();) {
+      const std::size_t k = left < chunk ? left : chunk;
+      left -= k;
+      std::byte* const start = w.sink().prepare(k * widest);
+      if (start == nullptr) [[unlikely]] {
+        for (std::size_t i = 0; i < k; ++i, ++it)
+          pack_value(w, static_cast<element>(*it));
+        continue;
+      }
+      std::byte* p = start;
+      for (std::size_t i = 0; i < k; ++i, ++it)
+        p = codec<element>::put_direct(p, static_cast<element>(*it));
+      w.sink().commit(static_cast<std::size_t>(p - start));
+    }
   }
 };
 
