@@ -1081,3 +1081,136 @@ TEST(CodecUnpack, NewObjectErrorsAndTrailingBytes) {
 }
 
 }  // namespace
+
+namespace reuse {
+struct inner {
+  std::string tag = "t";
+  std::vector<int> values;
+  friend bool operator==(const inner&, const inner&) = default;
+};
+MPK_MAP(inner, tag, values);
+struct outer {
+  std::string name;
+  double weight = 2.5;
+  std::optional<std::string> note;
+  std::vector<std::string> words;
+  inner in;
+  std::map<std::string, int> counts;
+  friend bool operator==(const outer&, const outer&) = default;
+};
+MPK_MAP(outer, name, weight, note, words, in, counts);
+struct pos {
+  std::string a;
+  int b = 3;
+  friend bool operator==(const pos&, const pos&) = default;
+};
+MPK_ARRAY(pos, a, b);
+}  // namespace reuse
+
+namespace {
+
+/// Decodes `in` into a new T and into `into`; both must succeed and be equal.
+template <class T>
+void expect_same_as_new(const std::vector<std::byte>& in, T into) {
+  const auto fresh = mpk::unpack<T>(in);
+  ASSERT_TRUE(fresh.has_value()) << fresh.error().to_string();
+  mpk::reader r(in);
+  ASSERT_TRUE(mpk::unpack(r, into).has_value());
+  EXPECT_TRUE(into == *fresh);
+}
+
+std::vector<std::byte> bytes_of(const auto& v) {
+  const auto b = mpk::pack(v);
+  return {b->bytes().begin(), b->bytes().end()};
+}
+
+TEST(CodecReuse, VectorOfStructsReadsIntoItsElementsAsNewOnes) {
+  using reuse::outer;
+  const std::string long_s(80, 'L');
+  const std::vector<outer> old = {
+      {long_s, 9, "n", {"a", long_s, "c"}, {"x", {1, 2, 3, 4}}, {{"k", 1}, {"z", 2}}},
+      {"b", 1, std::nullopt, {}, {}, {}},
+      {"c", 1, "m", {"q"}, {"y", {5}}, {{"k", 3}}}};
+  const std::vector<outer> shorter = {{"s", 1, std::nullopt, {long_s}, {"", {}}, {{"k", 9}}}};
+  const std::vector<outer> longer = {{"1", 1, "n1", {"w"}, {"i", {7}}, {}},
+                                     {long_s, 2, std::nullopt, {"a", "b"}, {"j", {}}, {}},
+                                     {"3", 3, "n3", {}, {"k", {1, 2}}, {{"k", 1}}},
+                                     {"4", 4, "n4", {"x", "y", "z", long_s}, {}, {}}};
+  for (const auto* in : {&shorter, &longer, &old}) {
+    expect_same_as_new(bytes_of(*in), old);
+    expect_same_as_new(bytes_of(*in), std::vector<outer>{});
+  }
+  // the kept elements are read into in place: a long string keeps its storage
+  std::vector<outer> into = old;
+  const char* const storage = into[0].name.data();
+  const auto in = bytes_of(std::vector<outer>{{std::string(70, 'n'), 1, std::nullopt, {}, {}, {}}});
+  mpk::reader r(in);
+  ASSERT_TRUE(mpk::unpack(r, into).has_value());
+  EXPECT_EQ(into[0].name.data(), storage);
+  EXPECT_EQ(into[0].name, std::string(70, 'n'));
+}
+
+TEST(CodecReuse, MembersAnElementLeavesOutGetTheirNewValues) {
+  using reuse::outer;
+  std::vector<outer> into = {{"old", 9, "note", {"w"}, {"x", {1}}, {{"k", 1}}}};
+  // [{"name": "new", "in": {"values": [2]}}]: weight, note, words, counts and in.tag as new
+  const auto in = hex("91 82 a4 6e 61 6d 65 a3 6e 65 77 a2 69 6e 81 a6 76 61 6c 75 65 73 91 02");
+  expect_same_as_new(in, into);
+  mpk::reader r(in);
+  ASSERT_TRUE(mpk::unpack(r, into).has_value());
+  EXPECT_EQ(into[0], (outer{"new", 2.5, std::nullopt, {}, {"t", {2}}, {}}));
+  // array mode: a shorter array gives the members after it their new values
+  expect_same_as_new(hex("91 91 a1 61"), std::vector<reuse::pos>{{"zz", 8}});
+  expect_same_as_new(hex("92 92 a1 61 05 91 a0"), std::vector<reuse::pos>{{"zz", 8}});
+  // keys in another order, and a key seen twice (last wins)
+  expect_same_as_new(hex("91 83 a6 77 65 69 67 68 74 01 a4 6e 61 6d 65 a1 61 a4 6e 61 6d 65 a1 62"),
+                     std::vector<outer>{{"old", 9, "n", {"w"}, {}, {}}});
+}
+
+TEST(CodecReuse, TopLevelStructKeepsWhatTheInputLeavesOut) {
+  // unpack(reader, out) of a struct itself keeps the members the input does not mention
+  reuse::outer into{"old", 9, "note", {"w"}, {"x", {1}}, {}};
+  const auto in = hex("81 a4 6e 61 6d 65 a3 6e 65 77");  // {"name": "new"}
+  mpk::reader r(in);
+  ASSERT_TRUE(mpk::unpack(r, into).has_value());
+  EXPECT_EQ(into, (reuse::outer{"new", 9, "note", {"w"}, {"x", {1}}, {}}));
+}
+
+TEST(CodecReuse, OptionalStringKeepsItsStorage) {
+  std::optional<std::string> s = std::string(60, 'a');
+  const char* const storage = s->data();
+  const auto in = bytes_of(std::string(50, 'b'));
+  mpk::reader r(in);
+  ASSERT_TRUE(mpk::unpack(r, s).has_value());
+  EXPECT_EQ(*s, std::string(50, 'b'));
+  EXPECT_EQ(s->data(), storage);
+  const auto nil = hex("c0");
+  mpk::reader rn(nil);
+  ASSERT_TRUE(mpk::unpack(rn, s).has_value());
+  EXPECT_FALSE(s.has_value());
+}
+
+TEST(CodecReuse, AnErrorMidwayLeavesAValidObjectThatDecodesAgain) {
+  using reuse::outer;
+  const std::vector<outer> good = {{"a", 1, "n", {"x", "y"}, {"t", {1, 2}}, {{"k", 1}}},
+                                   {"b", 2, std::nullopt, {"z"}, {}, {}}};
+  const auto in = bytes_of(good);
+  // every truncation of the input, and a bad byte at every offset (0xc1: never used as a
+  // marker, invalid in UTF-8)
+  for (std::size_t cut = 0; cut < in.size(); ++cut) {
+    std::vector<outer> into = {{"old", 9, "n", {"w", "v", "u"}, {"x", {1}}, {{"q", 1}}}};
+    std::vector<std::byte> bad(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(cut));
+    mpk::reader r(bad);
+    EXPECT_FALSE(mpk::unpack(r, into).has_value());
+    std::vector<std::byte> corrupt = in;
+    corrupt[cut] = std::byte{0xc1};
+    mpk::reader rc(corrupt);
+    (void)mpk::unpack(rc, into);  // fails, unless the byte was inside a double's payload
+    // basic guarantee: valid (copyable, comparable) and decodes the good input as new
+    const std::vector<outer> copy = into;
+    EXPECT_EQ(copy, into);
+    expect_same_as_new(in, into);
+  }
+}
+
+}  // namespace
