@@ -69,10 +69,7 @@ int to_json_at_hand(input_stream& in, const mpk::to_json_options& options) {
     }
     // What converted before an error is written, then the error (as for_each_run says it).
     if (!write_out(out) && !e) e = {mpk::errc::io_error, 0};
-    if (run.unfinished && (!e || e.code == mpk::errc::truncated)) {
-      if (run.error) e = run.error;
-      if (!e) e = {mpk::errc::truncated, run.offset};
-    }
+    e = run_error(run, e);
     if (e) {
       std::fflush(stdout);
       report_failure(e);

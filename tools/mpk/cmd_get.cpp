@@ -232,10 +232,7 @@ int run_get(const get_args& a) {
                      run.offset + at, static_cast<unsigned long long>(a.in.max_message));
         return exit_bad_input;
       }
-      if (run.unfinished && (!e || e.code == mpk::errc::truncated)) {
-        if (run.error) e = run.error;
-        if (!e) e = {mpk::errc::truncated, run.offset};
-      }
+      e = run_error(run, e);
       if (e) return fail(e);
       at += r.position();
       ++count;
