@@ -124,7 +124,7 @@ struct product {
   u64 hi;
   u64 lo;
 };
-[[gnu::always_inline]] inline product mul_64x64(u64 a, u64 b) noexcept {
+MPK_ALWAYS_INLINE product mul_64x64(u64 a, u64 b) noexcept {
 #if defined(__SIZEOF_INT128__)
   __extension__ typedef unsigned __int128 u128;
   const u128 p = static_cast<u128>(a) * b;
@@ -144,7 +144,7 @@ struct product {
 // the result equals the round to odd of the exact 10^e * cp * 2^-r for every double;
 // float32 is checked exhaustively by the test's long mode). An exact product here would be
 // wrong: it would see the + 1 and miss ties and interval ends that are exact.
-[[gnu::always_inline]] inline u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
+MPK_ALWAYS_INLINE u64 round_to_odd(const pow10_entry& g, u64 cp) noexcept {
   const u64 x1 = mul_64x64(g.lo, cp).hi;
   const product y = mul_64x64(g.hi, cp);
   const u64 z = (y.lo >> 1) + x1;
@@ -205,7 +205,7 @@ constexpr auto powers_of_5 = [] {
 // <= 22 and D < 2^53 (c's 53 bits, with m * 5^j < m * 2^tz). An integer below 2^53 (q <= 0)
 // has an ulp of at most 1 and is its own exact expansion (j = 0, after its zeros at the
 // end are moved to the exponent, where the argument above runs with 10^k instead).
-[[gnu::always_inline]] inline bool exact_short(u64 c, int q, decimal& out) noexcept {
+MPK_ALWAYS_INLINE bool exact_short(u64 c, int q, decimal& out) noexcept {
   const int tz = std::countr_zero(c);
   const int j = -(q + tz);  // v = (c >> tz) * 2^-j
   if (j <= 0) {
@@ -221,7 +221,7 @@ constexpr auto powers_of_5 = [] {
 // The shortest decimal in the rounding interval of v = c * 2^q (c > 0), the closest to v
 // among them. `irregular`: c is a power of two whose lower neighbour is closer (the interval
 // is 1/4 below, 1/2 above).
-[[gnu::always_inline]] inline decimal shortest(u64 c, int q, bool irregular) noexcept {
+MPK_ALWAYS_INLINE decimal shortest(u64 c, int q, bool irregular) noexcept {
   const u64 out = c & 1;  // an odd c excludes the interval's ends
   const u64 cb = c << 2;
   const u64 cbr = cb + 2;
@@ -262,7 +262,7 @@ inline void put2(char* p, u32 x) noexcept {
 // ".0" when `json` and the text is a bare integer; returns the end, or nullptr for the rare
 // integral value whose exact digits (which to_chars prints) need more than 64 bits.
 template <bool json>
-[[gnu::always_inline]] inline char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
+MPK_ALWAYS_INLINE char* put_decimal(char* p, u64 d, int k, u64 c, int q) noexcept {
   const int n = count_digits(d);
   const int x = k + n - 1;  // scientific exponent
   const int sci_len = n + (n > 1 ? 1 : 0) + (x <= -100 || x >= 100 ? 5 : 4);

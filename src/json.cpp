@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "json_internal.hpp"
+#include "mpk/config.hpp"
 #include "mpk/detail/float_format.hpp"
 #include "mpk/unicode.hpp"
 
@@ -221,7 +222,7 @@ class text_out {
   const char* stop() const noexcept { return end_; }
   /// Moves what is staged before `o` to the caller's string; returns the new cursor, which
   /// has `capacity` bytes of room.
-  [[gnu::noinline]] char* flush_at(char* o) {
+  MPK_NOINLINE char* flush_at(char* o) {
     p_ = o;
     flush();
     return p_;
@@ -295,9 +296,6 @@ struct frame {
   std::size_t start = 0;  // key_text: where the key's JSON text starts in `out`
 };
 
-#define MPK_JSON_INLINE [[gnu::always_inline]] inline
-#define MPK_JSON_COLD [[gnu::noinline, gnu::cold]]
-
 class converter {
  public:
   converter(reader& r, std::string& out, const to_json_options& o) : r_(r), out_(out), o_(o) {}
@@ -328,24 +326,24 @@ class converter {
   bool pretty() const noexcept { return o_.pretty && compact_ == 0; }
 
   /// Makes room for n (<= text_out::capacity) bytes at the cursor `o`.
-  MPK_JSON_INLINE void need(char*& o, std::size_t n) {
+  MPK_ALWAYS_INLINE void need(char*& o, std::size_t n) {
     if (n > static_cast<std::size_t>(out_.stop() - o)) [[unlikely]]
       o = out_.flush_at(o);
   }
   /// Writes `text` (at most a few dozen bytes) at the cursor.
-  MPK_JSON_INLINE void put(char*& o, std::string_view text) {
+  MPK_ALWAYS_INLINE void put(char*& o, std::string_view text) {
     need(o, text.size());
     std::memcpy(o, text.data(), text.size());
     o += text.size();
   }
-  MPK_JSON_INLINE void put(char*& o, char c) {
+  MPK_ALWAYS_INLINE void put(char*& o, char c) {
     need(o, 1);
     *o++ = c;
   }
 
   template <bool Lines>
-  MPK_JSON_INLINE error convert(reader& r, char*& o, std::size_t& values, std::size_t start,
-                                std::size_t stop_after) {
+  MPK_ALWAYS_INLINE error convert(reader& r, char*& o, std::size_t& values, std::size_t start,
+                                  std::size_t stop_after) {
     constexpr std::size_t no_stop = static_cast<std::size_t>(-1);  // to_json_lines' default
     for (;;) {
       if (!stack_.empty()) {
@@ -473,7 +471,7 @@ class converter {
   }
 
   /// The '\n' and indentation of pretty mode before an item or a closing bracket.
-  MPK_JSON_COLD void newline(char*& o) {
+  MPK_COLD void newline(char*& o) {
     out_.set_cursor(o);
     out_.flushed().append(1, '\n').append(2 * (stack_.size() - static_cast<std::size_t>(compact_)),
                                           ' ');
@@ -481,7 +479,7 @@ class converter {
   }
 
   /// Separators and the key of an object member, before the next item of the top frame.
-  MPK_JSON_INLINE error before_item(reader& r, char*& o) {
+  MPK_ALWAYS_INLINE error before_item(reader& r, char*& o) {
     frame& f = stack_.back();
     switch (f.kind) {
       case frame_kind::array:
@@ -533,7 +531,7 @@ class converter {
 
   /// Counts the item just written in its frame (there is one) and closes every frame that
   /// is complete. Returns true when the top-level value is complete.
-  MPK_JSON_INLINE bool finish_item(char*& o) {
+  MPK_ALWAYS_INLINE bool finish_item(char*& o) {
     for (;;) {
       if (stack_.empty()) return true;
       frame& f = stack_.back();
@@ -573,7 +571,7 @@ class converter {
 
   /// A key whose JSON form is a string (a binary, a timestamp) is used as it is; any other
   /// key becomes its JSON text (from `start` in the caller's string), as a string.
-  MPK_JSON_COLD void close_key_text(std::size_t start) {
+  MPK_COLD void close_key_text(std::size_t start) {
     std::string& o = out_.flushed();
     if (o[start] != '"') {
       const std::string text = o.substr(start);
@@ -584,7 +582,7 @@ class converter {
 
   /// Writes a string of printable ASCII without '"' or '\\' (up to 256 bytes) as it is,
   /// copying while checking; false, with `o` unchanged, for any other string.
-  MPK_JSON_INLINE bool put_plain_string(char*& o, std::string_view s) {
+  MPK_ALWAYS_INLINE bool put_plain_string(char*& o, std::string_view s) {
     const std::size_t n = s.size();
     if (n > 256) return false;
     need(o, n + 2);
@@ -618,7 +616,7 @@ class converter {
     return true;
   }
 
-  MPK_JSON_INLINE error write_str(char*& o, std::string_view s, std::size_t at) {
+  MPK_ALWAYS_INLINE error write_str(char*& o, std::string_view s, std::size_t at) {
     if (put_plain_string(o, s)) return {};
     out_.set_cursor(o);
     const error e = write_other_str(s, at);
@@ -627,7 +625,7 @@ class converter {
   }
 
   /// A string that is not short printable ASCII: escaped when it is valid UTF-8.
-  MPK_JSON_COLD error write_other_str(std::string_view s, std::size_t at) {
+  MPK_COLD error write_other_str(std::string_view s, std::size_t at) {
     if (is_valid_utf8(s)) {
       append_json_string(out_.flushed(), s);
       return {};
@@ -640,7 +638,7 @@ class converter {
   }
 
   /// NaN or an infinity: an error in plain mode, {"$float64": "nan"} (...) in lossless mode.
-  MPK_JSON_COLD error write_float64_special(double d, std::size_t at) {
+  MPK_COLD error write_float64_special(double d, std::size_t at) {
     if (!o_.lossless) return {errc::out_of_range, at};
     out_ += pretty() ? "{\"$float64\": " : "{\"$float64\":";
     append_special<double, std::uint64_t>(out_.flushed(), d);
@@ -648,7 +646,7 @@ class converter {
     return {};
   }
 
-  MPK_JSON_COLD error write_float32(float f, std::size_t at) {
+  MPK_COLD error write_float32(float f, std::size_t at) {
     if (!o_.lossless) {
       if (!std::isfinite(f)) return {errc::out_of_range, at};
       // Every JSON reader reads a number as a double: the text is that of the double the
@@ -667,7 +665,7 @@ class converter {
     return {};
   }
 
-  MPK_JSON_COLD void write_bin(std::span<const std::byte> b) {
+  MPK_COLD void write_bin(std::span<const std::byte> b) {
     if (o_.lossless) out_ += pretty() ? "{\"$bin\": " : "{\"$bin\":";
     out_ += '"';
     append_base64(out_.flushed(), b);
@@ -675,7 +673,7 @@ class converter {
     if (o_.lossless) out_ += '}';
   }
 
-  MPK_JSON_COLD void write_ext(const ext_view& x) {
+  MPK_COLD void write_ext(const ext_view& x) {
     char type_text[detail::decimal_text_room];
     const std::string_view type(
         type_text, static_cast<std::size_t>(
@@ -700,7 +698,7 @@ class converter {
   /// the reader (taken by value: the caller's reader stays in registers); each value is
   /// skipped (iteratively). This costs one extra pass over a map's contents per map level,
   /// bounded by max_depth passes over the input.
-  MPK_JSON_COLD static bool keys_are_plain(reader look, std::uint32_t n) {
+  MPK_COLD static bool keys_are_plain(reader look, std::uint32_t n) {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (look.peek() != type::str) return false;
       const std::string_view k = look.read_str();
@@ -721,9 +719,6 @@ class converter {
   std::uint32_t depth_ = 0;  // arrays and maps open (key_text frames do not count)
   std::size_t values_ = 0;
 };
-
-#undef MPK_JSON_INLINE
-#undef MPK_JSON_COLD
 
 }  // namespace
 

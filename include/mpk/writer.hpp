@@ -18,22 +18,12 @@
 #include <type_traits>
 
 #include "buffer.hpp"
+#include "config.hpp"
 #include "detail/endian.hpp"
 #include "detail/header.hpp"
 #include "error.hpp"
 #include "format.hpp"
 #include "unicode.hpp"
-
-// The writer's per-value hot path, forced inline for Clang: Clang 14 left write<T>,
-// write_unsigned / write_signed and put_with_payload as calls, and a call that takes the
-// writer's `this` makes the compiler reload the writer and the sink after every byte stored
-// (W8: Clang's W1 writes were 1.5x GCC's). Not for GCC, which inlines these by itself and
-// whose codec loops got slower when forced (W5 serialize_int_array 110 -> 200 ns).
-#if defined(__clang__)
-#define MPK_WRITER_INLINE [[gnu::always_inline]] inline
-#else
-#define MPK_WRITER_INLINE inline
-#endif
 
 namespace mpk::inline v0 {
 
@@ -379,7 +369,7 @@ class writer {
   }
 
   // Out of line so that write(double), on every typed hot path, stays small enough to inline.
-  [[gnu::noinline]] void write_double_narrowing(double value) noexcept {
+  MPK_NOINLINE void write_double_narrowing(double value) noexcept {
     if (float f; use_float32(value, f)) return write_float32(f);
     write_float64(value);
   }
@@ -414,7 +404,7 @@ class writer {
   /// Room for `n` bytes, or nullptr (and the sticky error set) when there is none. Forced
   /// inline with both compilers: each size class of a ladder has its own reservation of a
   /// constant size, and GCC left some as calls (W5 pack of maps of strings).
-  [[gnu::always_inline]] inline std::byte* reserve(std::size_t n) noexcept {
+  MPK_ALWAYS_INLINE std::byte* reserve(std::size_t n) noexcept {
     if (!ok()) [[unlikely]]
       return nullptr;
     std::byte* p = out_->prepare(n);
@@ -503,7 +493,7 @@ class writer {
   /// write_str(u16string_view) in two passes: the UTF-8 length (which also finds a lone
   /// surrogate before anything is written), the header, then the payload in pieces, so that a
   /// stream_sink never stages more than a piece.
-  [[gnu::noinline]] void write_str_measured(std::u16string_view s) noexcept {
+  MPK_NOINLINE void write_str_measured(std::u16string_view s) noexcept {
     const detail::transcoded len = detail::utf8_length_raw(s.data(), s.size());
     if (len.error_at != detail::transcoded::no_error) return fail(errc::invalid_utf16);
     write_str_header(len.count);

@@ -91,8 +91,8 @@ inline int count_digits(std::uint64_t d) noexcept {
 /// are split at once, lane by lane as digit_bytes does in a word: 64-bit lanes by 10^4
 /// (* 0xd1b71759 >> 45, exact below 10^8), then 16-bit lanes by 100 (* 5243 >> 19, exact
 /// below 10^4) and by 10 (* 6554 >> 16, exact below 100).
-[[gnu::always_inline]] inline char store16_digits(char* dst, std::uint32_t first8,
-                                                  std::uint32_t last8) noexcept {
+MPK_ALWAYS_INLINE char store16_digits(char* dst, std::uint32_t first8,
+                                      std::uint32_t last8) noexcept {
 #if defined(__SSE2__)
   const __m128i x = _mm_set_epi64x(last8, first8);  // first8 in the low lane: stored first
   const __m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi64x(0xd1b71759)), 45);
@@ -117,7 +117,7 @@ inline int count_digits(std::uint64_t d) noexcept {
 /// Writes the last n (1..20) digits of d, leading zeros included, at dst: exactly n
 /// characters, with scratch up to dst + 8 when n < 8 (never beyond dst + max(n, 8)).
 /// Returns the first character.
-[[gnu::always_inline]] inline char put_digits(char* dst, std::uint64_t d, int n) noexcept {
+MPK_ALWAYS_INLINE char put_digits(char* dst, std::uint64_t d, int n) noexcept {
   if (n <= 8) {
     const std::uint64_t w =
         (digit_bytes(static_cast<std::uint32_t>(d % 100000000)) >> (8 * (8 - n))) + ascii_zeros;

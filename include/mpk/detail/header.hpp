@@ -21,16 +21,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "mpk/config.hpp"  // MPK_ALWAYS_INLINE, MPK_HEAD_LAMBDA (the continuations' mark)
 #include "mpk/detail/endian.hpp"
 #include "mpk/format.hpp"
-
-#ifndef MPK_ALWAYS_INLINE
-#define MPK_ALWAYS_INLINE inline __attribute__((always_inline))
-#endif
-// For the continuations given to the ladders: each is the code of one size class, as if
-// written in the ladder's branch. Left to themselves, GCC and Clang keep some as calls (and
-// a call that takes the writer's `this` makes them reload the sink after every store).
-#define MPK_HEAD_LAMBDA __attribute__((always_inline))
 
 namespace mpk::inline v0::detail {
 

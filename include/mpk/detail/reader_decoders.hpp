@@ -17,18 +17,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "mpk/config.hpp"
 #include "mpk/detail/endian.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader/options.hpp"
 #include "mpk/unicode.hpp"
-
-#ifndef MPK_ALWAYS_INLINE
-#define MPK_ALWAYS_INLINE inline __attribute__((always_inline))
-#endif
-#ifndef MPK_COLD
-#define MPK_COLD __attribute__((noinline, cold))
-#endif
 
 namespace mpk::inline v0 {
 namespace detail {

@@ -196,9 +196,8 @@ inline constexpr std::byte poison[16] = {
 /// after the first against `avail` before it reads it (MPK_NEED_), so it runs on the input
 /// itself; no copy. Out of line: at most once per message in practice (its last value).
 template <class D>
-__attribute__((noinline)) decoded<typename D::value_type> decode_short(const std::byte* p,
-                                                                       const std::byte* end,
-                                                                       limits lim) noexcept {
+MPK_NOINLINE decoded<typename D::value_type> decode_short(const std::byte* p, const std::byte* end,
+                                                          limits lim) noexcept {
   const auto avail = static_cast<std::size_t>(end - p);
   if (avail == 0) return fail_with<typename D::value_type>(errc::truncated);
   return D::template run<true>(p, p, avail, lim);
@@ -223,8 +222,8 @@ struct walk_result {
 /// Walks the complete value at `p` (a container, a short input or an error: scalars take the
 /// inline path) with a count of the items still owed per level.
 template <bool Checked>
-[[gnu::noinline]] walk_result walk_nested(const std::byte* p, const std::byte* const end,
-                                          const limits lim) noexcept {
+MPK_NOINLINE walk_result walk_nested(const std::byte* p, const std::byte* const end,
+                                     const limits lim) noexcept {
   if constexpr (Checked) {
     owed_stack stack;
     std::size_t owed = 1;     // items still owed at the current level

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 
+#include "mpk/config.hpp"
+
 namespace mpk::inline v0::detail {
 
 /// The largest member count member_at handles (docs/codec.md, "Reflection").
@@ -16,7 +18,7 @@ inline constexpr std::size_t max_reflected_members = 64;
 /// Member I (in declaration order) of aggregate `v` of N members; T may be const.
 // clang-format off
 template <std::size_t I, std::size_t N, class T>
-[[gnu::always_inline]] constexpr auto& member_at(T& v) noexcept {
+MPK_ALWAYS_INLINE constexpr auto& member_at(T& v) noexcept {
   static_assert(I < N && N <= max_reflected_members);
   if constexpr (N == 1) {
     auto& [m0] = v;

@@ -308,7 +308,7 @@ class MPK_API stream_decoder {
   }
 
   template <bool Entry, class F>
-  [[gnu::noinline]] result<bool> decode_unit_slow(F& decode) {
+  MPK_NOINLINE result<bool> decode_unit_slow(F& decode) {
     if (err_) return error();
     if (const std::size_t s = start_unit(); s != ready)
       return s == failed ? result<bool>(error()) : result<bool>(false);
