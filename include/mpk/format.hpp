@@ -1,7 +1,11 @@
 // mpk/format.hpp - MessagePack wire-format constants and the first-byte table.
 //
-// Every other layer decodes a value's first byte through `marker_table` (or through the
-// arithmetic ranges of the fix formats) and never hard-codes marker numbers of its own.
+// `marker_table` is the one description of every first byte; the one choice of header for a
+// length, count or integer is in detail/header.hpp. Other layers name markers through these
+// constants only. Three decoders branch on them themselves, for speed: the reader's
+// (detail/reader_decoders.hpp), its extents behind skip() (detail/reader_extent.hpp) and the
+// document's parse loop (src/document.cpp); tests/wire_agreement_test.cpp checks them against
+// marker_table for every first byte.
 #pragma once
 
 #include <array>

@@ -108,6 +108,16 @@ MPK_ALWAYS_INLINE constexpr decoded<F> int_into_float(Src v, std::size_t n) noex
 // header byte after the first is checked against `avail` before it is read (MPK_NEED_), and
 // with avail >= 9 the compiler drops those checks. `at` is where the value is, for views.
 // When Checked is false, `avail` is ignored and the input is trusted.
+//
+// A copy of the wire format kept for speed: these decoders, value_extent() (skip) and the
+// document's parse loop read first bytes with branches of their own instead of through
+// marker_table (mpk/format.hpp), the one description of every first byte. A table lookup
+// puts a second load before the next value's address (marker, then table) where a predicted
+// branch does not: measured on skip (docs/investigations.md, "W1: skip"). Cells these
+// decoders carry, in instructions per unit at 1e5ba45 (mpk_bench --instructions under
+// callgrind): small_fields/read_typed 21.8 and read_unchecked 16.0 per field,
+// deep_nesting/examine_128 7,729. tests/wire_agreement_test.cpp checks every copy against
+// marker_table for every first byte and every truncation.
 
 #define MPK_NEED_(n)                                   \
   do {                                                 \

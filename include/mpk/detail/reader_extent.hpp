@@ -26,6 +26,13 @@ MPK_ALWAYS_INLINE constexpr extent bad_extent(errc ec) noexcept {
 }
 
 /// The extent of the value whose header is at `h` (same contract as the decoders).
+///
+/// Its own branches, not marker_table: kept for speed (see the decoders in
+/// reader_decoders.hpp). A table of the sizes the marker fixes, looked up first, took W1's
+/// skip from 21.7 to 14.6 instructions per value but was slower in time in 5 of 5 runs
+/// (docs/investigations.md, "W1: skip"). Cells at 1e5ba45 (mpk_bench --instructions under
+/// callgrind): small_fields/skip 21.8 per value, deep_nesting/field_size_128 12,842,
+/// typed_objects/skip_beer_list_map 5,450.
 template <bool Checked>
 MPK_ALWAYS_INLINE extent value_extent(const std::byte* h, std::size_t avail,
                                       const limits& lim) noexcept {
