@@ -141,10 +141,10 @@ class selector {
   mpk::error missing() {
     if (!a_.null) return {};
     if (a_.raw) {
-      out_ += '\xc0';
+      out_ += static_cast<char>(mpk::marker::nil);
     } else {
       where_.push_back({batch_.size(), 0});  // a nil converts, always
-      batch_.push_back(std::byte{0xc0});
+      batch_.push_back(std::byte{mpk::marker::nil});
     }
     return {};
   }
