@@ -280,7 +280,11 @@ struct struct_codec {
   static void read(R& r, T& v, read_context& ctx) {
     if constexpr (L::map_mode) {
       if constexpr (requires { R::has_records; }) {
-        if (r.template record_at<T>([&](const record_shape& s) { read_record(r, v, ctx, s); }))
+        // (inlined whole, so that a record in declaration order reads straight-line: W7
+        // decode_*_records)
+        if (r.template record_at<T>([&](const record_shape& s) __attribute__((always_inline)) {
+              read_record(r, v, ctx, s);
+            }))
           return;
       }
       read_map(r, v, ctx);
@@ -398,7 +402,7 @@ struct struct_codec {
   /// A record: its values in the positions `s` names (strict mode as for a map, errors about
   /// keys at the record).
   template <class R>
-  static void read_record(R& r, T& v, read_context& ctx, const record_shape& s) {
+  MPK_ALWAYS_INLINE static void read_record(R& r, T& v, read_context& ctx, const record_shape& s) {
     if (!ctx.enter(r, s.at)) return;
     if (s.fields == nullptr) [[likely]] {
       read_positional(r, v, ctx, count, std::make_index_sequence<count>{});
@@ -489,9 +493,10 @@ struct struct_codec {
   }
 
   /// The value of an entry for field `index` (count or more: no field), keyed at `key_at`.
+  /// (Inlined into dispatch: the code mpk::unpack ran before records shared it, W5.)
   template <class R>
-  static void dispatch_index(R& r, T& v, read_context& ctx, std::size_t index, std::size_t key_at,
-                             seen_set& seen) {
+  MPK_ALWAYS_INLINE static void dispatch_index(R& r, T& v, read_context& ctx, std::size_t index,
+                                               std::size_t key_at, seen_set& seen) {
     if (index >= count) {
       if (ctx.strict()) return ctx.fail(r, errc::unknown_key, key_at);
       return r.skip();

@@ -157,7 +157,7 @@ class source : public reader {
 
   /// A value whose codec reads only from a reader (unpack_value sends it here).
   template <class T>
-  void read_other(T& out, read_context& ctx) {
+  MPK_ALWAYS_INLINE void read_other(T& out, read_context& ctx) {
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
       // a plain fixint 0x40..0x7f never starts a record in numbers: a defined id there is a
       // type mismatch
