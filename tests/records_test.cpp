@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/hex.hpp"
@@ -686,6 +688,121 @@ TEST(records_shapes, shared_structures_and_definitions_over_them) {
     EXPECT_EQ(*shared_again, (point{7, 8}));
     EXPECT_EQ(straight_line<point>(dec, 0x40), "this type");
   }
+}
+
+// --- one typed decoder: the codec's cases through both value sources -------------------------
+//
+// unpack_records decodes through the codec (codec/core.hpp, unpack_value): every row runs
+// through mpk::unpack and through unpack_records, and both must give the same value, or the
+// same error (code, byte offset and member path).
+
+enum class hue { red, dark_blue };
+MPK_ENUM(hue, red, MPK_FIELD(dark_blue, "dark-blue"));
+
+struct pos {
+  int a = 0;
+  int b = 0;
+};
+MPK_ARRAY(pos, a, b);
+
+struct item {
+  std::string name;
+  std::vector<std::int16_t> sizes;
+  std::optional<double> price;
+  hue colour = hue::red;
+  pos at;
+  std::map<std::string, int> extra;
+};
+MPK_MAP(item, name, sizes, price, colour, at, extra);
+
+/// "ok <hex of the value packed again>" or "<message> at <offset> <path>".
+template <class T>
+std::string outcome(const mpk::result<T>& r) {
+  if (r) return "ok " + to_hex(mpk::pack(*r)->bytes());
+  return std::string(r.error().message()) + " at " + std::to_string(r.error().offset) + " " +
+         std::string(r.error().path());
+}
+
+/// What outcome() says for an error.
+std::string err(errc code, std::size_t at, std::string_view path = "") {
+  return std::string(mpk::message(code)) + " at " + std::to_string(at) + " " + std::string(path);
+}
+
+struct row {
+  const char* in;  // hex
+  bool strict;
+  std::string want;
+};
+
+template <class T>
+void both_sources(const row& c) {
+  SCOPED_TRACE(c.in);
+  const auto in = hex(c.in);
+  const std::string plain = outcome(mpk::unpack<T>(in, {.strict = c.strict}));
+  mpk::records_decoder dec;
+  const std::string rec = outcome(mpk::unpack_records<T>(dec, in, {.strict = c.strict}));
+  EXPECT_EQ(plain, c.want);
+  EXPECT_EQ(rec, plain);
+}
+
+TEST(records_codec, arrays_structs_agree) {
+  const row rows[] = {
+      {"92 01 02", false, "ok 92 01 02"},
+      {"93 01 02 03", false, "ok 92 01 02"},  // an extra element is skipped
+      // too long in strict mode: errc::unknown_key at the first extra element
+      {"93 01 02 03", true, err(errc::unknown_key, 3)},
+      {"91 01", false, "ok 92 01 00"},
+      {"91 01", true, err(errc::missing_key, 0)},
+      {"92 01 a1 78", false, err(errc::type_mismatch, 2, "/1")},
+      {"92 01", false, err(errc::truncated, 0)},  // 2 elements cannot fit in 1 byte
+      {"81 a1 61 01", false, err(errc::type_mismatch, 0)},
+  };
+  for (const row& c : rows)
+    both_sources<pos>(c);
+}
+
+TEST(records_codec, map_structs_agree) {
+  // {"name": "n", "sizes": [1, 2], "price": 1.5, "colour": "dark-blue", "at": [3, 4],
+  //  "extra": {"k": 5}}
+  const std::string full =
+      "86 a4 6e 61 6d 65 a1 6e a5 73 69 7a 65 73 92 01 02 a5 70 72 69 63 65 cb 3f f8 00 00 00 00 "
+      "00 00 a6 63 6f 6c 6f 75 72 a9 64 61 72 6b 2d 62 6c 75 65 a2 61 74 92 03 04 a5 65 78 74 72 "
+      "61 81 a1 6b 05";
+  both_sources<item>({full.c_str(), true, "ok " + full});  // written back the same
+  // an unknown key, a missing one, a duplicate one (strict), a bad member deep inside
+  both_sources<item>({"81 a1 7a 01", true, err(errc::unknown_key, 1)});
+  both_sources<item>({"81 a4 6e 61 6d 65 a1 6e", true, err(errc::missing_key, 0)});
+  both_sources<item>(
+      {"82 a4 6e 61 6d 65 a1 6e a4 6e 61 6d 65 a1 6e", false,
+       "ok 86 a4 6e 61 6d 65 a1 6e a5 73 69 7a 65 73 90 a5 70 72 69 63 65 c0 a6 63 6f 6c 6f 75 "
+       "72 a3 72 65 64 a2 61 74 92 00 00 a5 65 78 74 72 61 80"});
+  both_sources<item>(
+      {"82 a4 6e 61 6d 65 a1 6e a4 6e 61 6d 65 a1 6e", true, err(errc::duplicate_key, 8)});
+  both_sources<item>(
+      {"81 a5 73 69 7a 65 73 92 01 cd ff ff", false, err(errc::out_of_range, 9, "/sizes/1")});
+  both_sources<item>(
+      {"81 a6 63 6f 6c 6f 75 72 a3 72 65 64 00", false, err(errc::trailing_bytes, 12)});
+  both_sources<item>(
+      {"81 a6 63 6f 6c 6f 75 72 a4 62 6c 75 65", false, err(errc::out_of_range, 8, "/colour")});
+  both_sources<item>({"81 a2 61 74 93 01 02 03", true, err(errc::unknown_key, 7, "/at")});
+  both_sources<item>(
+      {"81 a5 65 78 74 72 61 81 a1 6b a1 76", false, err(errc::type_mismatch, 10, "/extra/k")});
+  // a key that is not a str, skipped with its value, and truncated
+  both_sources<item>({"81 92 01", false, err(errc::truncated, 1)});
+  both_sources<std::vector<pos>>({"92 92 01 02 91 01", true, err(errc::missing_key, 4, "/1")});
+}
+
+TEST(records_codec, records_errors_have_the_codec_path) {
+  // the same mistakes with the structs as records: the codec's path and offsets
+  mpk::records_decoder dec;
+  // [record point {x, y}: 1, "a"]: y is a str
+  auto bad =
+      mpk::unpack_records<std::vector<point>>(dec, hex("91 d4 72 40 92 a1 78 a1 79 01 a1 61"));
+  EXPECT_EQ(outcome(bad), err(errc::type_mismatch, 10, "/0/y"));
+  // {x} only, strict: missing key at the record
+  auto missing = mpk::unpack_records<std::vector<point>>(
+      dec, hex("92 d4 72 40 92 a1 78 a1 79 01 02 d4 72 41 91 a1 78 03"), {.strict = true});
+  EXPECT_EQ(outcome(missing), err(errc::missing_key, 11, "/1"));
 }
 
 }  // namespace

@@ -340,6 +340,26 @@ class basic_reader {
     return {s, n};
   }
 
+ protected:
+  // For a reader layered on this one (ext/records' value source, which resolves msgpackr
+  // records before the codec reads): the bytes as they stand, and a move past `n` bytes
+  // the caller has checked are there.
+  const std::byte* input_begin() const noexcept {
+    return begin_;
+  }
+  const std::byte* next_byte() const noexcept {
+    return p_;
+  }
+  const std::byte* input_end() const noexcept {
+    return end_;
+  }
+  MPK_ALWAYS_INLINE void advance(std::size_t n) noexcept {
+    p_ += n;
+  }
+  MPK_ALWAYS_INLINE void fail_at_ptr(const std::byte* where, errc code) noexcept {
+    fail_at(where, code);
+  }
+
  private:
   // The hot paths are inline and hand nothing but values to out-of-line code (never `this`
   // nor the address of a member), so a reader in a local variable lives in registers.

@@ -214,10 +214,23 @@ MPK_ALWAYS_INLINE void pack_value(writer<S>& w, const T& v) noexcept {
 
 /// Reads into `out` through its codec: the call codecs make for their members and elements.
 /// Errors stay in the reader (sticky; see reader::error()).
-template <class T>
-MPK_ALWAYS_INLINE void unpack_value(reader& r, T& out, read_context& ctx) {
+///
+/// `r` is the value source: a reader, or a type derived from it that resolves a wire
+/// extension before the codecs read (ext/records' source of msgpackr records). Codecs that
+/// read from any source (`static constexpr bool any_source = true` and a read templated on
+/// the source: structs, std::vector, std::optional, named enums) get the source itself; the
+/// others are handed to the source's `read_other(out, ctx)`, which gives them a plain
+/// reader.
+template <class T, class R>
+MPK_ALWAYS_INLINE void unpack_value(R& r, T& out, read_context& ctx) {
   static_assert(has_codec<T>, MPK_DETAIL_NO_CODEC_MESSAGE);
-  if constexpr (requires { codec<T>::read(r, out, ctx); }) {
+  if constexpr (!std::is_same_v<R, reader>) {
+    static_assert(std::is_base_of_v<reader, R>, "mpk::unpack_value: a source derives from reader");
+    if constexpr (requires { codec<T>::any_source; })
+      codec<T>::read(r, out, ctx);
+    else
+      r.read_other(out, ctx);
+  } else if constexpr (requires { codec<T>::read(r, out, ctx); }) {
     codec<T>::read(r, out, ctx);
   } else {
     codec<T>::read(r, out);
@@ -228,8 +241,8 @@ namespace detail {
 /// unpack_value at the top of a decoding (mpk::unpack, stream_decoder::next): a
 /// std::bad_alloc from the target's containers or strings becomes errc::out_of_memory in the
 /// reader, at the position reached, so that calls returning a result never throw it.
-template <class T>
-void unpack_top(reader& r, T& out, read_context& ctx) {
+template <class T, class R>
+void unpack_top(R& r, T& out, read_context& ctx) {
 #if __cpp_exceptions
   try {
 #endif

@@ -236,7 +236,20 @@ constexpr bool members_read_as_new(std::index_sequence<I...>) noexcept {
       ...);
 }
 
-/// The codec of a struct described with MPK_MAP or MPK_ARRAY.
+/// A struct's values without their keys, whose positions a definition met earlier names: a
+/// msgpackr record, from a value source that has them (`R::has_records`: ext/records). The
+/// source gives it to the struct's codec with the cursor on the first value.
+struct record_shape {
+  std::size_t at;  ///< offset of the record (errors about the whole struct point here)
+  /// The field each of the n positions fills (count or more: none), or nullptr when the
+  /// positions are exactly the fields in declaration order (n == count).
+  const std::uint16_t* fields;
+  std::uint32_t n;
+};
+
+/// The codec of a struct described with MPK_MAP or MPK_ARRAY. It reads from any value source
+/// (see unpack_value): a reader, or ext/records' source, which may give a record instead of
+/// a map.
 template <class T>
 struct struct_codec {
   using L = layout<T>;
@@ -261,12 +274,23 @@ struct struct_codec {
   }
 
   static constexpr wire_types wire = wire_of(L::map_mode ? type::map : type::array);
+  static constexpr bool any_source = true;
 
-  static void read(reader& r, T& v, read_context& ctx) {
-    if constexpr (L::map_mode)
+  template <class R>
+  static void read(R& r, T& v, read_context& ctx) {
+    if constexpr (L::map_mode) {
+      if constexpr (requires { R::has_records; }) {
+        // (inlined whole, so that a record in declaration order reads straight-line: W7
+        // decode_*_records)
+        if (r.template record_at<T>([&](const record_shape& s) __attribute__((always_inline)) {
+              read_record(r, v, ctx, s);
+            }))
+          return;
+      }
       read_map(r, v, ctx);
-    else
+    } else {
       read_array(r, v, ctx);
+    }
   }
 
  private:
@@ -359,7 +383,8 @@ struct struct_codec {
 
   // --- map mode ---
 
-  static void read_map(reader& r, T& v, read_context& ctx) {
+  template <class R>
+  static void read_map(R& r, T& v, read_context& ctx) {
     const std::size_t left = r.remaining();
     const std::uint32_t n = r.read_map_header();
     if (!r.ok()) return;
@@ -370,13 +395,35 @@ struct struct_codec {
     read_in_order(r, v, ctx, n, i, seen, std::make_index_sequence<count>{});
     for (; i < n && r.ok(); ++i)
       read_entry(r, v, ctx, seen);
+    check_seen(r, v, ctx, seen, at);
+    ctx.leave();
+  }
+
+  /// A record: its values in the positions `s` names (strict mode as for a map, errors about
+  /// keys at the record).
+  template <class R>
+  MPK_ALWAYS_INLINE static void read_record(R& r, T& v, read_context& ctx, const record_shape& s) {
+    if (!ctx.enter(r, s.at)) return;
+    if (s.fields == nullptr) [[likely]] {
+      read_positional(r, v, ctx, count, std::make_index_sequence<count>{});
+    } else {
+      seen_set seen;
+      for (std::uint32_t i = 0; i < s.n && r.ok(); ++i)
+        dispatch_index(r, v, ctx, s.fields[i], s.at, seen);
+      check_seen(r, v, ctx, seen, s.at);
+    }
+    ctx.leave();
+  }
+
+  /// After the entries of a map (at `at`): the keys it lacked (strict: errc::missing_key).
+  MPK_ALWAYS_INLINE static void check_seen(reader& r, T& v, read_context& ctx, const seen_set& seen,
+                                           std::size_t at) {
     if (!seen.all() && r.ok()) [[unlikely]] {
       if (ctx.strict())
         ctx.fail(r, errc::missing_key, at);
       else if (ctx.as_new())
         reset_unseen(v, seen, std::make_index_sequence<count>{});
     }
-    ctx.leave();
   }
 
   /// Gives the members not in `seen` the values of a new T (read_context::as_new()).
@@ -390,19 +437,19 @@ struct struct_codec {
     }
   }
 
-  template <std::size_t... I>
-  MPK_ALWAYS_INLINE static void read_in_order(reader& r, T& v, read_context& ctx, std::uint32_t n,
+  template <class R, std::size_t... I>
+  MPK_ALWAYS_INLINE static void read_in_order(R& r, T& v, read_context& ctx, std::uint32_t n,
                                               std::uint32_t& i, seen_set& seen,
                                               std::index_sequence<I...>) {
     (void)n;  // unused without fields
-    (void)(read_expected<I>(r, v, ctx, n, i, seen) && ...);
+    (void)(read_expected<I, R>(r, v, ctx, n, i, seen) && ...);
   }
 
   /// Reads entry i when its key is that of field I (the common case: the writer used the
   /// declaration order); otherwise handles the entry whatever its key and returns false, and
   /// the remaining entries go through read_entry.
-  template <std::size_t I>
-  MPK_ALWAYS_INLINE static bool read_expected(reader& r, T& v, read_context& ctx, std::uint32_t n,
+  template <std::size_t I, class R>
+  MPK_ALWAYS_INLINE static bool read_expected(R& r, T& v, read_context& ctx, std::uint32_t n,
                                               std::uint32_t& i, seen_set& seen) {
     if (i >= n) return false;
     ++i;
@@ -429,7 +476,8 @@ struct struct_codec {
     return false;
   }
 
-  static void read_entry(reader& r, T& v, read_context& ctx, seen_set& seen) {
+  template <class R>
+  static void read_entry(R& r, T& v, read_context& ctx, seen_set& seen) {
     if (r.peek() != type::str) return other_key(r, ctx);
     const std::size_t key_at = r.position();
     const std::string_view key = r.read_str();
@@ -437,11 +485,19 @@ struct struct_codec {
   }
 
   /// The value of the entry whose key `key` (at `key_at`) was just read.
-  static void dispatch(reader& r, T& v, read_context& ctx, std::string_view key, std::size_t key_at,
+  template <class R>
+  static void dispatch(R& r, T& v, read_context& ctx, std::string_view key, std::size_t key_at,
                        seen_set& seen) {
     if (!r.ok()) return;
-    const std::size_t index = L::find(key);
-    if (index == count) {
+    dispatch_index(r, v, ctx, L::find(key), key_at, seen);
+  }
+
+  /// The value of an entry for field `index` (count or more: no field), keyed at `key_at`.
+  /// (Inlined into dispatch: the code mpk::unpack ran before records shared it, W5.)
+  template <class R>
+  MPK_ALWAYS_INLINE static void dispatch_index(R& r, T& v, read_context& ctx, std::size_t index,
+                                               std::size_t key_at, seen_set& seen) {
+    if (index >= count) {
       if (ctx.strict()) return ctx.fail(r, errc::unknown_key, key_at);
       return r.skip();
     }
@@ -451,22 +507,23 @@ struct struct_codec {
   }
 
   /// A key that is not a string: no field has it.
-  static void other_key(reader& r, read_context& ctx) {
+  template <class R>
+  static void other_key(R& r, read_context& ctx) {
     if (!r.ok()) return;
     if (ctx.strict()) return ctx.fail(r, errc::unknown_key, r.position());
     r.skip();
     r.skip();
   }
 
-  template <std::size_t... I>
-  static void read_field(reader& r, T& v, read_context& ctx, std::size_t index,
+  template <class R, std::size_t... I>
+  static void read_field(R& r, T& v, read_context& ctx, std::size_t index,
                          std::index_sequence<I...>) {
-    (void)((index == I ? (read_member<I>(r, v, ctx), true) : false) || ...);
+    (void)((index == I ? (read_member<I, R>(r, v, ctx), true) : false) || ...);
   }
 
   /// Field I, and its key in the path of an error it fails with.
-  template <std::size_t I>
-  MPK_ALWAYS_INLINE static bool read_member(reader& r, T& v, read_context& ctx) {
+  template <std::size_t I, class R>
+  MPK_ALWAYS_INLINE static bool read_member(R& r, T& v, read_context& ctx) {
     unpack_value(r, L::template member<I>(v), ctx);
     if (!r.ok()) [[unlikely]] {
       if constexpr (L::map_mode)
@@ -480,7 +537,8 @@ struct struct_codec {
 
   // --- array mode ---
 
-  static void read_array(reader& r, T& v, read_context& ctx) {
+  template <class R>
+  static void read_array(R& r, T& v, read_context& ctx) {
     const std::size_t at = r.position();
     const std::uint32_t n = r.read_array_header();
     if (!r.ok() || !ctx.enter(r, at)) return;
@@ -505,11 +563,11 @@ struct struct_codec {
     ctx.leave();
   }
 
-  template <std::size_t... I>
-  MPK_ALWAYS_INLINE static void read_positional(reader& r, T& v, read_context& ctx, std::uint32_t n,
+  template <class R, std::size_t... I>
+  MPK_ALWAYS_INLINE static void read_positional(R& r, T& v, read_context& ctx, std::uint32_t n,
                                                 std::index_sequence<I...>) {
     (void)n;  // unused without fields
-    (void)(((I < n) && read_member<I>(r, v, ctx)) && ...);
+    (void)(((I < n) && read_member<I, R>(r, v, ctx)) && ...);
   }
 };
 
@@ -562,7 +620,9 @@ struct codec<E> {
       if (e.value == v) return w.write_str(e.name);
     pack_value(w, static_cast<underlying>(v));
   }
-  static void read(reader& r, E& out, read_context& ctx) {
+  static constexpr bool any_source = true;
+  template <class R>
+  static void read(R& r, E& out, read_context& ctx) {
     if (r.peek() != type::str) {
       underlying u{};
       unpack_value(r, u, ctx);

@@ -266,7 +266,9 @@ struct sequence_codec : array_writer<C> {
   static constexpr bool is_vector =
       std::is_same_v<C, std::vector<value_type, typename C::allocator_type>>;
   static constexpr bool reads_as_new = true;
-  static void read(reader& r, C& out, read_context& ctx) {
+  static constexpr bool any_source = true;
+  template <class R>
+  static void read(R& r, C& out, read_context& ctx) {
     const std::size_t left = r.remaining();
     const std::uint32_t n = r.read_array_header();
     if (!r.ok() || !ctx.enter(r, detail::offset_before(r, left))) {
@@ -478,7 +480,9 @@ struct codec<std::optional<T>> {
   }
   static constexpr wire_types wire = wire_of(type::nil) | wire_types_of<T>();
   static constexpr bool reads_as_new = true;
-  static void read(reader& r, std::optional<T>& out, read_context& ctx) {
+  static constexpr bool any_source = true;
+  template <class R>
+  static void read(R& r, std::optional<T>& out, read_context& ctx) {
     if (r.try_read_nil()) {
       out.reset();
       return;

@@ -8,15 +8,17 @@
 //     mpk::records_encoder enc;
 //     auto out = mpk::pack_records(enc, *list);                          // result<buffer>
 //
-// Decoding: a map-mode struct (MPK_MAP) reads a record instance, a record definition or a
-// plain map. For each definition and struct type the decoder computes once which field each
+// Decoding goes through the codec (codec/*.hpp), the same code as mpk::unpack: the decoder
+// gives the codecs a value source (detail::rec::source, a reader that resolves records), so
+// structs, enums, containers and optionals decode once for both, with the same errors (code,
+// offset, member path). A map-mode struct reads a record instance, a record definition or a
+// plain map; for each definition and struct type the decoder computes once which field each
 // record position fills (and whether positions are exactly the fields in declaration order,
 // the common case, read then with no lookup at all); instances then cost no key comparison.
-// std::vector, std::optional, MPK_ARRAY structs, numbers, bool, strings and binaries are read
-// directly too; any other type (std::map, std::tuple, your own codec, ...) has its value
-// expanded into plain MessagePack (records become maps) in memory the decoder keeps until its
-// next call, and its codec reads that: std::string_view members inside such a value point
-// there.
+// A type whose codec reads only from a plain reader (std::map, std::tuple, your own codec,
+// ...) has its value expanded into plain MessagePack (records become maps) in memory the
+// decoder keeps until its next call, and its codec reads that: std::string_view members
+// inside such a value point there.
 //
 // Encoding: a map-mode struct is a record whose shape is known at compile time (its
 // definition is written the first time in a message, or never for a shared structure; later
@@ -37,7 +39,6 @@
 
 #include "mpk/codec.hpp"
 #include "mpk/ext/records/core.hpp"
-#include "mpk/unicode.hpp"
 
 namespace mpk::inline v0 {
 
@@ -54,61 +55,6 @@ struct records_access {
 };
 
 namespace detail::rec {
-
-/// Where a typed decoding is, and its first error (sticky: after it, p == end).
-struct cursor {
-  const std::byte* begin;
-  const std::byte* p;
-  const std::byte* end;
-  record_table* table;
-  records_decoder* decoder;
-  limits lim;
-  utf8_check utf8;
-  bool strict;
-  std::uint32_t depth = 0;
-  mpk::error err{};
-
-  MPK_COLD void fail(const std::byte* at, errc ec) noexcept {
-    if (err.code == errc::ok) err = {ec, static_cast<std::size_t>(at - begin)};
-    p = end;
-  }
-  bool ok() const noexcept { return err.code == errc::ok; }
-  /// Opens a container at `at`; false (and errc::depth_exceeded) beyond the limit.
-  bool enter(const std::byte* at) noexcept {
-    if (depth >= lim.max_depth) [[unlikely]] {
-      fail(at, errc::depth_exceeded);
-      return false;
-    }
-    ++depth;
-    return true;
-  }
-};
-
-/// Runs decoder D at the cursor.
-template <class D>
-MPK_ALWAYS_INLINE typename D::value_type leaf(cursor& c) noexcept {
-  const auto avail = static_cast<std::size_t>(c.end - c.p);
-  const decoded<typename D::value_type> d = avail >= 9
-                                                ? D::template run<true>(c.p, c.p, avail, c.lim)
-                                                : decode_short<D>(c.p, c.end, c.lim);
-  if (d.ec != errc::ok) [[unlikely]] {
-    c.fail(c.p, d.ec);
-    return {};
-  }
-  c.p += d.size;
-  return d.value;
-}
-
-/// Skips the value at the cursor (records resolved: definitions inside it still count).
-inline void skip(cursor& c) {
-  std::size_t pos = static_cast<std::size_t>(c.p - c.begin);
-  limits lim = c.lim;
-  lim.max_depth -= c.depth;
-  const mpk::error e = expand_value(*c.table, {c.begin, static_cast<std::size_t>(c.end - c.begin)},
-                                    pos, nullptr, lim, 0, nullptr);
-  if (e) return c.fail(c.begin + e.offset, e.code);
-  c.p = c.begin + pos;
-}
 
 template <class T>
 inline constexpr char type_key = 0;
@@ -129,18 +75,11 @@ struct is_optional : std::false_type {};
 template <class U>
 struct is_optional<std::optional<U>> : std::true_type {};
 
-/// Types read by a reader decoder directly (a plain fixint 0x40..0x7f never starts a record
-/// in numbers: a defined id there is a type mismatch).
-template <class T>
-inline constexpr bool is_number =
-    is_read_integer<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
+/// Types the encoder writes with their codec directly.
 template <class T>
 inline constexpr bool is_direct_leaf =
     std::is_same_v<T, bool> || std::is_same_v<T, std::nullptr_t> ||
     std::is_same_v<T, std::string_view> || std::is_same_v<T, std::span<const std::byte>>;
-
-template <class T>
-void read(cursor& c, T& out);
 
 /// The index in d.typed of struct T's mapping, computed on first use.
 template <class T>
@@ -160,235 +99,146 @@ std::size_t mapping(record_def& d) {
   return d.typed.size() - 1;
 }
 
-template <class T, std::size_t... I>
-MPK_ALWAYS_INLINE void read_fields(cursor& c, T& v, std::index_sequence<I...>) {
-  (read(c, layout<T>::template member<I>(v)), ...);
-}
+/// The value source of a records decoding: a reader over the message whose structs may come
+/// as msgpackr records. The codecs decode through it as through a reader (codec/core.hpp,
+/// unpack_value): a map-mode struct asks it for a record at the cursor (record_at), numbers
+/// refuse a defined record id, skip() resolves the definitions inside what it skips, and a
+/// type whose codec reads only from a plain reader (std::map, std::tuple, your own codec, ...)
+/// has its value expanded to plain MessagePack first (records become maps), in memory the
+/// decoder keeps until its next call: std::string_view members inside it point there.
+class source : public reader {
+ public:
+  static constexpr bool has_records = true;
 
-template <class T, std::size_t... I>
-void read_field(cursor& c, T& v, std::size_t f, std::index_sequence<I...>) {
-  (void)((f == I ? (read(c, layout<T>::template member<I>(v)), true) : false) || ...);
-}
-
-/// One entry whose key resolved to field f (count: none) of T, with strict-mode checks.
-template <class T>
-void read_entry(cursor& c, T& v, std::size_t f, field_set<layout<T>::count>& seen,
-                const std::byte* key_at) {
-  constexpr std::size_t count = layout<T>::count;
-  if (f >= count) {
-    if (c.strict) return c.fail(key_at, errc::unknown_key);
-    return skip(c);
+  source(records_decoder& dec, std::span<const std::byte> bytes, std::size_t offset) noexcept
+      : reader(bytes, dec.options().limits, dec.options().utf8),
+        table_(&dec.table()),
+        decoder_(&dec) {
+    advance(offset < bytes.size() ? offset : bytes.size());
   }
-  if (c.strict && seen.test(f)) return c.fail(key_at, errc::duplicate_key);
-  seen.set(f);
-  read_field(c, v, f, std::make_index_sequence<count>{});
-}
 
-/// An instance (at `at`, values after `head` bytes) of a definition whose keys are T's fields
-/// in declaration order: the values are read straight-line, with no mapping and no per-field
-/// dispatch. Nothing of the definition is read again, so it need not be kept busy.
-template <class T>
-MPK_ALWAYS_INLINE void read_ordered(cursor& c, T& v, const std::byte* at, std::size_t head) {
-  if (!c.enter(at)) return;
-  c.p += head;
-  read_fields(c, v, std::make_index_sequence<layout<T>::count>{});
-  --c.depth;
-}
-
-/// An instance of any definition: each position goes to the field mapping<T> found for it
-/// (computed once per definition and type).
-template <class T>
-void read_record(cursor& c, T& v, record_def& d, const std::byte* at, std::size_t id_size) {
-  using L = layout<T>;
-  const std::uint32_t n = d.count();
-  if (n > static_cast<std::size_t>(c.end - c.p) - id_size) return c.fail(at, errc::truncated);
-  if (!c.enter(at)) return;
-  c.p += id_size;
-  // Busy while its instance is read, also when an allocation throws out of it (the table
-  // lives on after the error: a definition left busy would never be replaced in place).
-  struct busy_guard {
-    record_def& d;
-    explicit busy_guard(record_def& def) noexcept : d(def) { ++d.busy; }
-    ~busy_guard() { --d.busy; }
-    busy_guard(const busy_guard&) = delete;
-    busy_guard& operator=(const busy_guard&) = delete;
-  } busy(d);
-  const std::size_t m = mapping<T>(d);
-  if (d.typed[m].in_order) {
-    read_fields(c, v, std::make_index_sequence<L::count>{});
-  } else {
-    field_set<L::count> seen;
-    for (std::uint32_t i = 0; i < n && c.ok(); ++i)
-      read_entry(c, v, d.typed[m].fields[i], seen, at);
-    if (c.strict && c.ok() && !seen.all()) c.fail(at, errc::missing_key);
+  /// When a record (an instance, or a definition and its first instance) is at the cursor:
+  /// runs `body(record_shape)` with the cursor on its first value and returns true (also
+  /// after an error in its id or definition, left in the reader). False for anything else.
+  template <class T, class F>
+  MPK_ALWAYS_INLINE bool record_at(F&& body) {
+    const std::byte* const p = next_byte();
+    const std::byte* const end = input_end();
+    if (p == end) return false;
+    const std::uint8_t m = u8(p);
+    if (m >= 0x40 && m <= 0x7f) {
+      const record_ref r = table_->lookup(p, end);
+      if (r.ec != errc::ok) return fail_here(p, r.ec);
+      if (r.def == nullptr) return fail_here(p, errc::type_mismatch);
+      instance<T>(*r.def, r.size, body);
+      return true;
+    }
+    if ((m == marker::fixext1 || m == marker::fixext2) && end - p >= 2 &&
+        static_cast<std::int8_t>(u8(p + 1)) == record_ext_type) {
+      const std::byte* where = p;
+      const record_ref r = table_->define(p, end, get_limits(), where);
+      if (r.ec != errc::ok) return fail_here(where, r.ec);
+      instance<T>(*r.def, r.size, body);
+      return true;
+    }
+    return false;
   }
-  --c.depth;
-}
 
-template <class T>
-void read_plain_map(cursor& c, T& v) {
-  using L = layout<T>;
-  const std::byte* const at = c.p;
-  const std::uint32_t n = leaf<header_decoder<true>>(c);
-  if (!c.ok() || !c.enter(at)) return;
-  field_set<L::count> seen;
-  for (std::uint32_t i = 0; i < n && c.ok(); ++i) {
-    const std::byte* const key_at = c.p;
-    if (c.p != c.end && family_table[u8(c.p)] == type::str) {
-      const std::string_view key = leaf<str_decoder>(c);
-      if (c.ok()) read_entry(c, v, L::find(key), seen, key_at);
+  /// Skips the next value, records resolved (definitions inside it still count).
+  void skip() {
+    if (!ok()) return;  // stopped at its error: nothing to skip
+    std::size_t pos = position();
+    const std::byte* const begin = input_begin();
+    const std::span<const std::byte> all(begin, static_cast<std::size_t>(input_end() - begin));
+    const mpk::error e = expand_value(*table_, all, pos, nullptr, get_limits(), 0, nullptr);
+    if (e) return set_error(e);
+    advance(pos - position());
+  }
+
+  /// A value whose codec reads only from a reader (unpack_value sends it here).
+  template <class T>
+  MPK_ALWAYS_INLINE void read_other(T& out, read_context& ctx) {
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      // a plain fixint 0x40..0x7f never starts a record in numbers: a defined id there is a
+      // type mismatch
+      const std::byte* const p = next_byte();
+      if (p != input_end() && (u8(p) & 0xc0u) == 0x40u && table_->is_record(u8(p))) [[unlikely]]
+        return fail_at_ptr(p, errc::type_mismatch);
+      unpack_value(static_cast<reader&>(*this), out, ctx);
+    } else if constexpr (holds_no_records(wire_types_of<T>())) {
+      unpack_value(static_cast<reader&>(*this), out, ctx);
     } else {
-      if (c.strict) return c.fail(key_at, errc::unknown_key);
-      skip(c);
-      if (c.ok()) skip(c);
+      read_expanded(out, ctx);
     }
   }
-  if (c.strict && c.ok() && !seen.all()) c.fail(at, errc::missing_key);
-  --c.depth;
-}
 
-template <class T>
-void read_map_struct(cursor& c, T& v) {
-  if (c.p == c.end) return c.fail(c.p, errc::truncated);
-  const std::byte* const at = c.p;
-  const std::uint8_t m = u8(c.p);
-  if (m >= 0x40 && m <= 0x7f) {
-    const record_ref r = c.table->lookup(c.p, c.end);
-    if (r.ec != errc::ok) return c.fail(at, r.ec);
-    if (r.def == nullptr) return c.fail(at, errc::type_mismatch);
-    if (r.def->ordered == &type_key<T>) [[likely]]
-      return read_ordered(c, v, at, r.size);
-    return read_record(c, v, *r.def, at, r.size);
+ private:
+  /// True for a codec that reads only types in which no record can start.
+  static constexpr bool holds_no_records(wire_types w) noexcept {
+    constexpr wire_types may = wire_of(type::uint) | wire_of(type::sint) | wire_of(type::array) |
+                               wire_of(type::map) | wire_of(type::ext);
+    return w != 0 && (w & may) == 0;
   }
-  if ((m == marker::fixext1 || m == marker::fixext2) && c.end - c.p >= 2 &&
-      static_cast<std::int8_t>(u8(c.p + 1)) == record_ext_type) {
-    const std::byte* where = at;
-    const record_ref r = c.table->define(c.p, c.end, c.lim, where);
-    if (r.ec != errc::ok) return c.fail(where, r.ec);
-    if (r.def->ordered == &type_key<T>) return read_ordered(c, v, at, r.size);
-    return read_record(c, v, *r.def, at, r.size);
+
+  MPK_COLD bool fail_here(const std::byte* at, errc ec) noexcept {
+    fail_at_ptr(at, ec);
+    return true;
   }
-  read_plain_map(c, v);
-}
 
-template <class T, std::size_t... I>
-void read_positional(cursor& c, T& v, std::uint32_t n, std::index_sequence<I...>) {
-  ((I < n ? read(c, layout<T>::template member<I>(v)) : void()), ...);
-}
-
-template <class T>
-void read_array_struct(cursor& c, T& v) {
-  constexpr std::size_t count = layout<T>::count;
-  const std::byte* const at = c.p;
-  const std::uint32_t n = leaf<header_decoder<false>>(c);
-  if (!c.ok() || !c.enter(at)) return;
-  read_positional(c, v, n, std::make_index_sequence<count>{});
-  if (c.strict && c.ok() && n != count)
-    return c.fail(at, n < count ? errc::missing_key : errc::unknown_key);
-  for (std::uint32_t i = count; i < n && c.ok(); ++i)
-    skip(c);
-  --c.depth;
-}
-
-/// Any other type: its codec reads the value, expanded to plain MessagePack when it holds
-/// records.
-template <class T>
-void read_fallback(cursor& c, T& out) {
-  const std::byte* const at = c.p;
-  std::size_t pos = static_cast<std::size_t>(c.p - c.begin);
-  limits lim = c.lim;
-  lim.max_depth -= c.depth;
-  buffer& expanded = records_access::fallback_buffer(*c.decoder);
-  bool saw = false;
-  const auto left = static_cast<std::size_t>(c.end - c.p);
-  const mpk::error e =
-      expand_value(*c.table, {c.begin, static_cast<std::size_t>(c.end - c.begin)}, pos, &expanded,
-                   lim, left * c.decoder->options().max_expansion + 4096, &saw);
-  if (e) return c.fail(c.begin + e.offset, e.code);
-  const std::span<const std::byte> bytes =
-      saw ? expanded.bytes() : std::span<const std::byte>(at, c.begin + pos - at);
-  reader r(bytes, lim, c.utf8);
-  read_context ctx(unpack_options{.strict = c.strict});
-  detail::unpack_top(r, out, ctx);
-  if (const mpk::error re = r.error()) return c.fail(saw ? at : at + re.offset, re.code);
-  c.p = c.begin + pos;
-}
-
-/// The str at the cursor for a std::string, checked for UTF-8 unless utf8_check::none; ""
-/// after an error.
-MPK_ALWAYS_INLINE std::string_view read_owned_str(cursor& c) noexcept {
-  const std::byte* const at = c.p;
-  const std::string_view s = leaf<str_decoder>(c);
-  if (c.utf8 != utf8_check::none && !is_ascii_or_valid_utf8(s)) [[unlikely]] {
-    c.fail(at, errc::invalid_utf8);
-    return {};
-  }
-  return s;
-}
-
-/// A std::vector of n strings: the kept ones overwritten in place (their capacity reused), the
-/// new ones constructed from the input's bytes. A function of its own, as the codec's
-/// sequence_codec::read is, so that its loop stays compact (emplace_back inlined) whatever
-/// struct it is read in.
-template <class A>
-[[gnu::noinline]] void read_string_list(cursor& c, std::vector<std::string, A>& out,
-                                        std::uint32_t n) {
-  if (out.size() > n) out.erase(out.begin() + n, out.end());
-  std::uint32_t i = 0;
-  for (const std::size_t kept = out.size(); i < kept && c.ok(); ++i)
-    out[i].assign(read_owned_str(c));
-  out.reserve(n);  // n is at most the bytes that remain
-  for (; i < n && c.ok(); ++i)
-    out.emplace_back(read_owned_str(c));
-}
-
-template <class T>
-MPK_ALWAYS_INLINE void read(cursor& c, T& out) {
-  if constexpr (is_number<T>) {
-    if (c.p != c.end && (u8(c.p) & 0xc0u) == 0x40u && c.table->is_record(u8(c.p))) [[unlikely]]
-      return c.fail(c.p, errc::type_mismatch);
-    out = leaf<decoder_for<T>>(c);
-  } else if constexpr (std::is_same_v<T, std::string_view>) {
-    const std::byte* const at = c.p;
-    out = leaf<str_decoder>(c);
-    if (c.utf8 == utf8_check::all && !is_ascii_or_valid_utf8(out)) [[unlikely]]
-      return c.fail(at, errc::invalid_utf8);
-  } else if constexpr (is_direct_leaf<T>) {
-    out = leaf<decoder_for<T>>(c);
-  } else if constexpr (std::is_same_v<T, std::vector<std::byte>>) {
-    const std::span<const std::byte> b = leaf<bin_decoder>(c);
-    out.assign(b.begin(), b.end());
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    out.assign(read_owned_str(c));
-  } else if constexpr (described<T>) {
-    if constexpr (layout<T>::map_mode)
-      read_map_struct(c, out);
-    else
-      read_array_struct(c, out);
-  } else if constexpr (is_vector<T>::value) {
-    const std::byte* const at = c.p;
-    const std::uint32_t n = leaf<header_decoder<false>>(c);
-    if (!c.ok() || !c.enter(at)) return;
-    if constexpr (std::is_same_v<typename T::value_type, std::string>) {
-      read_string_list(c, out, n);
-    } else {
-      out.resize(n);
-      for (std::uint32_t i = 0; i < n && c.ok(); ++i)
-        read(c, out[i]);
+  /// An instance of definition `d` at the cursor, its values after `head` bytes.
+  template <class T, class F>
+  MPK_ALWAYS_INLINE void instance(record_def& d, std::size_t head, F& body) {
+    const std::size_t at = position();
+    if (d.ordered == &type_key<T>) [[likely]] {
+      // nothing of the definition is read again, so it need not be kept busy
+      advance(head);
+      return body(record_shape{at, nullptr, static_cast<std::uint32_t>(layout<T>::count)});
     }
-    --c.depth;
-  } else if constexpr (is_optional<T>::value) {
-    if (c.p != c.end && u8(c.p) == marker::nil) {
-      ++c.p;
-      out.reset();
-      return;
-    }
-    if (!out) out.emplace();
-    read(c, *out);
-  } else {
-    read_fallback(c, out);
+    const std::uint32_t n = d.count();
+    if (n > remaining() - head) return fail_at_ptr(next_byte(), errc::truncated);
+    advance(head);
+    // Busy while its instance is read, also when an allocation throws out of it (the table
+    // lives on after the error: a definition left busy would never be replaced in place).
+    struct busy_guard {
+      record_def& d;
+      explicit busy_guard(record_def& def) noexcept : d(def) { ++d.busy; }
+      ~busy_guard() { --d.busy; }
+      busy_guard(const busy_guard&) = delete;
+      busy_guard& operator=(const busy_guard&) = delete;
+    } busy(d);
+    const record_def::typed_map& m = d.typed[mapping<T>(d)];
+    body(record_shape{at, m.in_order ? nullptr : m.fields.data(), n});
   }
-}
+
+  /// The value at the cursor expanded to plain MessagePack when it holds records, then
+  /// read by its codec from a plain reader.
+  template <class T>
+  MPK_COLD void read_expanded(T& out, read_context& ctx) {
+    if (!ok()) return;
+    const std::byte* const begin = input_begin();
+    const std::byte* const at = next_byte();
+    std::size_t pos = position();
+    buffer& expanded = records_access::fallback_buffer(*decoder_);
+    bool saw = false;
+    const auto left = remaining();
+    const mpk::error e = expand_value(
+        *table_, {begin, static_cast<std::size_t>(input_end() - begin)}, pos, &expanded,
+        get_limits(), left * decoder_->options().max_expansion + 4096, &saw);
+    if (e) return set_error(e);
+    const std::span<const std::byte> bytes =
+        saw ? expanded.bytes() : std::span<const std::byte>(at, begin + pos - at);
+    reader r(bytes, get_limits(), get_utf8_check());
+    unpack_value(r, out, ctx);
+    if (const mpk::error re = r.error()) {
+      const std::size_t here = static_cast<std::size_t>(at - begin);
+      return set_error({re.code, saw ? here : here + re.offset});
+    }
+    advance(pos - position());
+  }
+
+  record_table* table_;
+  records_decoder* decoder_;
+};
 
 // --- encoding ------------------------------------------------------------------------------
 
@@ -468,33 +318,20 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 ///
 /// Errors (offset in `bytes`): those of records_decoder::expand(), errc::type_mismatch,
 /// errc::out_of_range, errc::invalid_utf8, and in strict mode errc::unknown_key,
-/// errc::missing_key, errc::duplicate_key; errors of a value decoded by its own codec
-/// after expansion carry the offset where that value starts.
+/// errc::missing_key, errc::duplicate_key, and the codecs' own (see mpk::unpack), with the
+/// member path (error::path()) as mpk::unpack gives it; errors of a value decoded by its own
+/// codec after expansion of records inside it carry the offset where that value starts.
 template <class T>
 result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::byte> bytes,
                                    std::size_t offset, T& out, const unpack_options& options = {}) {
   records_access::start(dec);
-  const records_options& o = dec.options();
-  detail::rec::cursor c{bytes.data(),
-                        bytes.data() + std::min(offset, bytes.size()),
-                        bytes.data() + bytes.size(),
-                        &dec.table(),
-                        &dec,
-                        o.limits,
-                        o.utf8,
-                        options.strict};
-#if __cpp_exceptions
-  try {
-#endif
-    detail::rec::read(c, out);
-#if __cpp_exceptions
-  } catch (const std::bad_alloc&) {
-    c.fail(c.p, errc::out_of_memory);  // the target's strings or vectors, a definition's map
-  }
-#endif
+  detail::rec::source src(dec, bytes, offset);
+  read_context ctx(options);
+  detail::unpack_top(src, out, ctx);  // bad_alloc: errc::out_of_memory (strings, definitions)
   dec.table().release_retired();
-  if (!c.ok()) return c.err;
-  return static_cast<std::size_t>(c.p - c.begin);
+  if (const mpk::error e = src.error()) [[unlikely]]
+    return ctx.annotate(e, wire_types_of<T>(), bytes);
+  return src.position();
 }
 
 /// Decodes one whole message into a new T. Errors: those above, and errc::trailing_bytes
