@@ -9,7 +9,7 @@
 //   writer.hpp         writer<Sink>: values and container headers to a sink
 //   reader.hpp         reader: values from bytes, skip, field_size, limits, UTF-8 policy
 //   ext/timestamp.hpp  the timestamp extension (-1) and std::chrono conversions
-//   value.hpp          document + value_ref (arena DOM), value (owning tree)
+//   value.hpp          document + element (arena DOM), value (owning tree)
 //   codec.hpp          pack / unpack of your types: MPK_MAP, MPK_ARRAY, codec<T>
 //   ext/records.hpp    msgpackr's record extension (ext 0x72), dynamic and typed
 //   stream.hpp         stream_decoder (messages in pieces), stream_writer, fd / FILE* loops
@@ -17,16 +17,16 @@
 #pragma once
 
 // clang-format off: the includes follow the layer order above.
-#include "format.hpp"
-#include "error.hpp"
 #include "buffer.hpp"
-#include "unicode.hpp"
-#include "writer.hpp"
-#include "reader.hpp"
-#include "ext/timestamp.hpp"
-#include "value.hpp"
 #include "codec.hpp"
+#include "error.hpp"
 #include "ext/records.hpp"
-#include "stream.hpp"
+#include "ext/timestamp.hpp"
+#include "format.hpp"
 #include "json.hpp"
+#include "reader.hpp"
+#include "stream.hpp"
+#include "unicode.hpp"
+#include "value.hpp"
+#include "writer.hpp"
 // clang-format on

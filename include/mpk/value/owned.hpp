@@ -44,7 +44,7 @@ namespace mpk::inline v0 {
 /// yourself, use `value::array({...})` (never a map at its top level) and
 /// `value::map({{k, v}, ...})` (any key type).
 ///
-/// Copies, destruction, comparison (`==`), write() and the conversion from a value_ref are
+/// Copies, destruction, comparison (`==`), write() and the conversion from a element are
 /// iterative: none of them nests C++ calls as deep as the value, so a value 100000 levels
 /// deep is handled on a small stack (the work lists take heap memory instead: about 32
 /// bytes per open level for a copy, 16 per pending pair for `==`).
@@ -106,7 +106,7 @@ class MPK_API value {
   value(std::initializer_list<value> items);
   /// A deep copy of a document's value (strings and binaries copied); nil when `ref` is
   /// missing. Iterative.
-  explicit value(const value_ref& ref);
+  explicit value(const element& ref);
 
   /// An array of `items`, never turned into a map.
   static value array(std::initializer_list<value> items = {}) {
@@ -214,7 +214,7 @@ namespace detail {
 /// A deep copy of `ref` as an owned value (nil when `ref` is missing), or
 /// errc::out_of_memory (offset 0) when an allocation fails: value(ref) without the
 /// exception.
-result<value> make_value(const value_ref& ref) noexcept;
+result<value> make_value(const element& ref) noexcept;
 }  // namespace detail
 
 /// Writes `v` with `w`, iteratively (no recursion, however deep `v` is): integers, str, bin
