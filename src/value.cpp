@@ -268,12 +268,6 @@ void value::destroy_nested() noexcept {
 
 std::size_t value::size() const noexcept {
   switch (type()) {
-    case type::str:
-      return get_if<std::string>()->size();
-    case type::bin:
-      return get_if<binary_type>()->size();
-    case type::ext:
-      return get_if<extension>()->data.size();
     case type::array:
       return get_if<array_type>()->size();
     case type::map:
@@ -283,7 +277,7 @@ std::size_t value::size() const noexcept {
   }
 }
 
-value* value::find(std::string_view key) noexcept {
+value* value::if_contains(std::string_view key) noexcept {
   auto* m = get_if<map_type>();
   if (m == nullptr) return nullptr;
   for (auto it = m->rbegin(); it != m->rend(); ++it) {
@@ -293,7 +287,7 @@ value* value::find(std::string_view key) noexcept {
   return nullptr;
 }
 
-value* value::find(const value& key) {
+value* value::if_contains(const value& key) {
   auto* m = get_if<map_type>();
   if (m == nullptr) return nullptr;
   for (auto it = m->rbegin(); it != m->rend(); ++it) {
@@ -314,7 +308,7 @@ bool value::assign(value key, value item) {
   if (is_nil()) v_ = map_type();
   auto* m = get_if<map_type>();
   if (m == nullptr) return false;
-  if (value* existing = find(key)) {
+  if (value* existing = if_contains(key)) {
     *existing = std::move(item);
   } else {
     m->emplace_back(std::move(key), std::move(item));
@@ -340,7 +334,7 @@ bool value::erase(std::size_t i) {
 bool operator==(const value& a, const value& b) {
   // Pairs still to compare; containers push their children's pairs (the order of the
   // comparisons does not matter for equality). The first pair is compared before anything
-  // is pushed: scalars and empty containers compare without allocating (value::find() with
+  // is pushed: scalars and empty containers compare without allocating (value::if_contains() with
   // a scalar key relies on it).
   std::vector<std::pair<const value*, const value*>> work;
   const value* x = &a;
