@@ -36,29 +36,34 @@ MPK_ALWAYS_INLINE constexpr bool exact_in(Src v) noexcept {
   }
 }
 
-/// True when the number `x` (an integer of any width, a float or a double) may be read as T
-/// (an integer type, float or double); false means errc::out_of_range:
-/// - an integer into an integer type: when T holds its value;
-/// - an integer into float or double: when the conversion is exact (no rounding);
-/// - a float or double into float or double: unless a finite double lies beyond float's
-///   range (infinities and NaN pass; narrowing a finite double may round, as a float32 would).
+/// True when the number `x` (an integer of any width, a float or a double) may not be read
+/// as T (an integer type, float or double): errc::out_of_range. The rule:
+/// - an integer into an integer type: out of range unless T holds its value;
+/// - an integer into float or double: out of range unless the conversion is exact;
+/// - a float or double into float or double: out of range only for a finite double beyond
+///   float's range (infinities and NaN pass; narrowing a finite double may round, as a
+///   float32 would).
 /// A float or double is never read as an integer type (errc::type_mismatch, decided by the
 /// caller, which knows the family): asking is a compile-time error.
 template <class T, class Src>
-MPK_ALWAYS_INLINE constexpr bool fits(Src x) noexcept {
+MPK_ALWAYS_INLINE constexpr bool out_of_range_for(Src x) noexcept {
   if constexpr (std::is_integral_v<Src>) {
     if constexpr (std::is_integral_v<T>)
-      return std::in_range<T>(x);
+      return !std::in_range<T>(x);
     else
-      return exact_in<T>(x);
+      return !exact_in<T>(x);
   } else {
     static_assert(std::is_floating_point_v<T>, "a float is never read as an integer");
     if constexpr (sizeof(T) >= sizeof(Src)) {
-      return true;
+      return false;
     } else {
+      // The hint here, not only at the caller's `if`: with it the decoders' float64 path
+      // compiles to the same code as when this test was written inside them (GCC 12 -O2).
       const double a = std::fabs(x);
-      return !(a > static_cast<double>(std::numeric_limits<T>::max()) &&
-               a != std::numeric_limits<double>::infinity());
+      if (a > static_cast<double>(std::numeric_limits<T>::max()) &&
+          a != std::numeric_limits<double>::infinity()) [[unlikely]]
+        return true;
+      return false;
     }
   }
 }

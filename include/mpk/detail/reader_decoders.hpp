@@ -69,11 +69,11 @@ inline constexpr bool is_read_integer =
     !std::is_same_v<T, char32_t>;
 
 /// Converts the integer `v` (any width) into T (an integer type, float or double), checked by
-/// detail::fits when Checked.
+/// detail::out_of_range_for when Checked.
 template <bool Checked, class T, class Src>
 MPK_ALWAYS_INLINE constexpr decoded<T> int_into(Src v, std::size_t n) noexcept {
   if constexpr (Checked) {
-    if (!fits<T>(v)) [[unlikely]]
+    if (out_of_range_for<T>(v)) [[unlikely]]
       return fail_with<T>(errc::out_of_range);
   }
   return {static_cast<T>(v), n, errc::ok};
@@ -147,7 +147,7 @@ struct float_decoder {
       MPK_NEED_(9);
       const double d = std::bit_cast<double>(load_be64(h + 1));
       if constexpr (Checked) {
-        if (!fits<F>(d)) [[unlikely]]
+        if (out_of_range_for<F>(d)) [[unlikely]]
           return fail_with<F>(errc::out_of_range);
       }
       return {static_cast<F>(d), 9, errc::ok};

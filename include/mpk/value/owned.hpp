@@ -159,7 +159,7 @@ class MPK_API value {
   }
 
   /// The value as a T, with exactly the coercions and range checks of element::as<T>() and
-  /// reader::read<T>() (detail::fits): T is an integer type, bool, float, double,
+  /// reader::read<T>() (detail::out_of_range_for): T is an integer type, bool, float, double,
   /// std::nullptr_t, std::string_view / std::span<const std::byte> (views of the str, of the
   /// bin: valid while the value lives unchanged), mpk::ext_view, or std::string (a copy of a
   /// str, checked for UTF-8).
@@ -490,9 +490,9 @@ result<T> value::as() const {
     return *b;
   } else {
     // Numbers: an integer into any integer type, float or double, a float into float or
-    // double, each by detail::fits (the reader's rule).
+    // double, each by detail::out_of_range_for (the reader's rule).
     const auto convert = [](auto x) -> result<T> {
-      if (!detail::fits<T>(x)) return mpk::error{errc::out_of_range, 0};
+      if (detail::out_of_range_for<T>(x)) return mpk::error{errc::out_of_range, 0};
       return static_cast<T>(x);
     };
     if (const auto* u = std::get_if<std::uint64_t>(&v_)) return convert(*u);
