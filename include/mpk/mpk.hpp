@@ -17,16 +17,16 @@
 #pragma once
 
 // clang-format off: the includes follow the layer order above.
-#include "buffer.hpp"
-#include "codec.hpp"
-#include "error.hpp"
-#include "ext/records.hpp"
-#include "ext/timestamp.hpp"
 #include "format.hpp"
-#include "json.hpp"
-#include "reader.hpp"
-#include "stream.hpp"
+#include "error.hpp"
+#include "buffer.hpp"
 #include "unicode.hpp"
-#include "value.hpp"
 #include "writer.hpp"
+#include "reader.hpp"
+#include "ext/timestamp.hpp"
+#include "value.hpp"
+#include "codec.hpp"
+#include "ext/records.hpp"
+#include "stream.hpp"
+#include "json.hpp"
 // clang-format on
