@@ -344,7 +344,7 @@ TYPED_TEST(ValueLookup, TheTable) {
       ++probes;
     }
   }
-  EXPECT_GT(probes, 300u);  // the table was read whole
+  EXPECT_GT(probes, 400u);  // the table was read whole (44 rows, 400-odd probes)
 }
 
 // Both give the same missing result from a value itself (not only from a view of it).
