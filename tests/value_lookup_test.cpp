@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "support/hex.hpp"
@@ -346,6 +347,16 @@ TYPED_TEST(ValueLookup, TheTable) {
   }
   EXPECT_GT(probes, 400u);  // the table was read whole (44 rows, 400-odd probes)
 }
+
+// A view is made from a value that outlives it, explicitly; never from a temporary.
+static_assert(std::is_constructible_v<mpk::value_view, const value&>);
+static_assert(!std::is_convertible_v<const value&, mpk::value_view>);
+static_assert(!std::is_constructible_v<mpk::value_view, value>);
+static_assert(!std::is_constructible_v<mpk::value_view, const value&&>);
+static_assert(sizeof(mpk::value_view) == sizeof(void*));
+// `v["key"] = 1` does not compile (it would assign to a view, not to the value).
+static_assert(!std::is_assignable_v<mpk::value_view, int>);
+static_assert(!std::is_assignable_v<mpk::value_view, value>);
 
 // Both give the same missing result from a value itself (not only from a view of it).
 TEST(ValueLookupValue, LookupsOnTheValueItself) {
