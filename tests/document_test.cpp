@@ -253,7 +253,7 @@ TEST(Document, ScalarsOfEveryFormat) {
 
 TEST(Document, AsUsesTheReadersCoercions) {
   // Whatever the reader says about a value, as<T>() says the same, error code included:
-  // both where as<T>() takes the value from its node (value_ref::decoded_in_node, a copy of
+  // both where as<T>() takes the value from its node (element::decoded_in_node, a copy of
   // the decoders' rules kept for speed) and where it runs the decoder. Every width of every
   // family, each edge of each integer type.
   const char* inputs[] = {"00",

@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "mpk/config.hpp"
+#include "mpk/detail/coerce.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader.hpp"
@@ -232,10 +233,10 @@ class MPK_API element {
   /// The value as a T straight from its node, where the node holds it decoded and T takes it
   /// unchanged (an int in T's range, a float or double of its own width or float32 as a
   /// double, a bool, a str as a string_view, a bin as bytes); false otherwise, and as<T>()
-  /// then runs the reader's decoder, which alone says what every other case gives. A copy of
-  /// those decoders' rules for the common cases, kept for speed: W3 `read_dynamic` and the
-  /// W7 `decode_*` reads of every entry (the decoder re-reads the marker and measures the
-  /// value first). Same results: tests/document_test.cpp `AsFromNodeAgreesWithReader`.
+  /// then runs the reader's decoder, which alone says what every other case gives. The
+  /// decoders' dispatch for the common cases (with their range rule, detail/coerce.hpp), kept
+  /// for speed: W3 `read_dynamic` and the W7 `decode_*` reads of every entry (the decoder
+  /// re-reads the marker and measures the value first). Same results: tests/document_test.cpp `AsFromNodeAgreesWithReader`.
   template <class T>
   bool decoded_in_node(T& out) const noexcept {
     const detail::node& x = *n_;
@@ -245,11 +246,12 @@ class MPK_API element {
       return true;
     } else if constexpr (detail::is_read_integer<T>) {
       if (x.tag == mpk::type::uint) {
-        if (!std::in_range<T>(x.payload)) return false;
+        if (detail::out_of_range_for<T>(x.payload)) return false;
         out = static_cast<T>(x.payload);
         return true;
       }
-      if (x.tag != mpk::type::sint || !std::in_range<T>(static_cast<std::int64_t>(x.payload)))
+      if (x.tag != mpk::type::sint ||
+          detail::out_of_range_for<T>(static_cast<std::int64_t>(x.payload)))
         return false;
       out = static_cast<T>(static_cast<std::int64_t>(x.payload));
       return true;
