@@ -319,11 +319,11 @@ bool mpk_read_dynamic(bytes_view in, std::size_t maps, C& c) {
   for (std::size_t i = 0; i < maps; ++i) {
     if (!doc.parse_into(in.subspan(off), {}, {.allow_trailing = true})) return false;
     off += doc.consumed();
-    const mpk::value_ref root = doc.root();
+    const mpk::element root = doc.root();
     if (!root.is_map()) return false;
     for (const mpk::map_entry& e : root.entries()) {
       const std::string_view key = e.key.as<std::string_view>().value_or(std::string_view());
-      const mpk::value_ref& v = e.value;
+      const mpk::element& v = e.value;
       switch (v.type()) {
         case mpk::type::uint:
         case mpk::type::sint: {

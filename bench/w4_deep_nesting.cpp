@@ -297,9 +297,9 @@ bool mpk_dom(bytes_view in, std::size_t copies, C& c) {
     off += doc.consumed();
     if constexpr (Walk) {
       const bool ok = walk_dom(
-          doc.root(), [](const mpk::value_ref& x) { return x.is_array() ? x.size() : 0; },
-          [](const mpk::value_ref& x, std::size_t i) { return x[i]; },
-          [](const mpk::value_ref& x, std::int64_t& v) {
+          doc.root(), [](const mpk::element& x) { return x.is_array() ? x.size() : 0; },
+          [](const mpk::element& x, std::size_t i) { return x[i]; },
+          [](const mpk::element& x, std::int64_t& v) {
             const auto r = x.as<std::int64_t>();
             v = r.value_or(0);
             return r.has_value();

@@ -54,7 +54,7 @@ bytes_view view(const msgpack::sbuffer& b) {
 
 /// Equal values: a document's value and a json tree (nlohmann reads float32 as a double, keeps
 /// object keys sorted, and tells unsigned from signed integers).
-bool same_value(mpk::value_ref v, const nlohmann::json& j) {
+bool same_value(mpk::element v, const nlohmann::json& j) {
   switch (v.type()) {
     case mpk::type::nil:
       return j.is_null();
@@ -82,7 +82,7 @@ bool same_value(mpk::value_ref v, const nlohmann::json& j) {
     case mpk::type::array: {
       if (!j.is_array() || j.size() != v.size()) return false;
       std::size_t i = 0;
-      for (mpk::value_ref e : v.elements())
+      for (mpk::element e : v.elements())
         if (!same_value(e, j[i++])) return false;
       return true;
     }

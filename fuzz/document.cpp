@@ -26,7 +26,7 @@ namespace {
 using mpk_fuzz::token;
 
 /// The token the generic walk gives for the value at `v` (fuzz_support.hpp).
-token token_of(const mpk::value_ref& v) {
+token token_of(const mpk::element& v) {
   token t;
   t.family = v.type();
   switch (t.family) {
@@ -75,13 +75,13 @@ token token_of(const mpk::value_ref& v) {
 
 /// The document's values in document order, without recursion; checks raw() on the first
 /// `raw_checks` of them against the reader's field_size().
-std::vector<token> flatten(const mpk::value_ref& root, std::span<const std::byte> input,
+std::vector<token> flatten(const mpk::element& root, std::span<const std::byte> input,
                            const mpk::limits& lim, std::size_t raw_checks) {
   std::vector<token> out;
-  std::vector<mpk::value_ref> todo{root};
-  std::vector<mpk::value_ref> children;
+  std::vector<mpk::element> todo{root};
+  std::vector<mpk::element> children;
   while (!todo.empty()) {
-    const mpk::value_ref v = todo.back();
+    const mpk::element v = todo.back();
     todo.pop_back();
     MPK_FUZZ_CHECK(v.exists());
     out.push_back(token_of(v));
@@ -93,7 +93,7 @@ std::vector<token> flatten(const mpk::value_ref& root, std::span<const std::byte
     }
     children.clear();
     if (v.is_array()) {
-      for (const mpk::value_ref x : v.elements())
+      for (const mpk::element x : v.elements())
         children.push_back(x);
     } else if (v.is_map()) {
       for (const auto& [key, value] : v.entries()) {

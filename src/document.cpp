@@ -1,4 +1,4 @@
-// The document parser and the deep comparison of value_refs (mpk/value/document.hpp).
+// The document parser and the deep comparison of elements (mpk/value/document.hpp).
 #include "mpk/value/document.hpp"
 
 #include <algorithm>
@@ -105,7 +105,7 @@ mpk::error document::check_duplicate_keys() const noexcept {
   std::unique_ptr<std::uint32_t[]> order;
   std::size_t order_capacity = 0;
   const auto key_bytes = [this](std::uint32_t index) {
-    return value_ref(nodes_.get(), input_, index, utf8_).raw();
+    return element(nodes_.get(), input_, index, utf8_).raw();
   };
   const auto same = [](std::span<const std::byte> a, std::span<const std::byte> b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
@@ -484,7 +484,7 @@ bool same_shallow(const node& a, const std::byte* ia, const node& b, const std::
 
 }  // namespace
 
-bool operator==(const value_ref& a, const value_ref& b) {
+bool operator==(const element& a, const element& b) {
   if (a.n_ == nullptr || b.n_ == nullptr) return a.n_ == b.n_;
   // Blocks of children still to compare: (first in a, first in b, count). The order of the
   // comparisons does not matter for equality, so a plain work list does.
@@ -514,7 +514,7 @@ bool operator==(const value_ref& a, const value_ref& b) {
   return true;
 }
 
-value_ref value_ref::find(const value_ref& key) const {
+element element::find(const element& key) const {
   if (!is_map()) return missing();
   const std::uint32_t first = first_child();
   for (std::uint32_t i = first + 2 * static_cast<std::uint32_t>(size()); i != first; i -= 2) {

@@ -505,7 +505,7 @@ namespace {
 /// Writes an integer, with 64..255 as uint8 (0xcc) so that it never reads as a record id
 /// (whatever family it was read from: int8 0x54 is 84 too).
 template <class S>
-void write_record_int(writer<S>& w, value_ref x) {
+void write_record_int(writer<S>& w, element x) {
   if (x.type() == type::uint) {
     const std::uint64_t u = x.as<std::uint64_t>().value_or(0);
     if (u >= 64 && u <= 255)
@@ -523,7 +523,7 @@ void write_record_int(writer<S>& w, value_ref x) {
 
 }  // namespace
 
-result<void> records_encoder::encode(value_ref v, buffer& out) {
+result<void> records_encoder::encode(element v, buffer& out) {
   start_message();
   const std::size_t before = out.size();
   writer<buffer> w(out);
@@ -547,7 +547,7 @@ void records_encoder::fail_message(buffer& out, std::size_t size) noexcept {
   reset();
 }
 
-result<void> records_encoder::write_value(writer<buffer>& w, value_ref v) {
+result<void> records_encoder::write_value(writer<buffer>& w, element v) {
   // Containers being written, with where they are: arrays by element, maps by entry (key
   // then value, or only the value for a record).
   struct frame {
@@ -559,7 +559,7 @@ result<void> records_encoder::write_value(writer<buffer>& w, value_ref v) {
     bool key_written;
   };
   std::vector<frame> stack;
-  value_ref x = v;
+  element x = v;
   for (;;) {
     switch (x.type()) {
       case type::uint:
@@ -633,7 +633,7 @@ result<void> records_encoder::encode(const value& v, buffer& out) {
   return encode(doc->root(), out);
 }
 
-result<buffer> records_encoder::encode(value_ref v) {
+result<buffer> records_encoder::encode(element v) {
   buffer out;
   if (auto r = encode(v, out); !r) return r.error();
   return out;

@@ -16,8 +16,8 @@ bool is_pair_with_str_key(const value& v) {
   return a != nullptr && a->size() == 2 && (*a)[0].type() == type::str;
 }
 
-/// The scalar part of a value_ref, or an empty container with room for its children.
-value shallow_copy(const value_ref& r) {
+/// The scalar part of a element, or an empty container with room for its children.
+value shallow_copy(const element& r) {
   switch (r.type()) {
     case type::boolean:
       return value(*r.as<bool>());
@@ -82,7 +82,7 @@ value::value(std::initializer_list<value> items) {
   v_ = std::move(m);
 }
 
-result<value> detail::make_value(const value_ref& ref) noexcept {
+result<value> detail::make_value(const element& ref) noexcept {
 #if __cpp_exceptions
   try {
 #endif
@@ -94,19 +94,19 @@ result<value> detail::make_value(const value_ref& ref) noexcept {
 #endif
 }
 
-value::value(const value_ref& ref) : value(shallow_copy(ref)) {
+value::value(const element& ref) : value(shallow_copy(ref)) {
   if (!is_container(ref.type()) || ref.size() == 0) return;
   // Containers being filled: the destination (its vector reserved to the final size, so
   // pointers to its elements stay valid) and where the source's next item comes from.
   struct frame {
     value* dst;
-    value_ref src;
+    element src;
     element_iterator next_element;
     entry_iterator next_entry;
     std::size_t left;
   };
   std::vector<frame> stack;
-  const auto open = [&stack](value* dst, const value_ref& src) {
+  const auto open = [&stack](value* dst, const element& src) {
     if (src.size() == 0) return;
     stack.push_back({dst, src, src.elements().begin(), src.entries().begin(), src.size()});
   };
@@ -119,7 +119,7 @@ value::value(const value_ref& ref) : value(shallow_copy(ref)) {
     }
     --f.left;
     if (auto* a = f.dst->get_if<array_type>()) {
-      const value_ref src = *f.next_element++;
+      const element src = *f.next_element++;
       a->push_back(shallow_copy(src));
       value* child = &a->back();
       open(child, src);  // may reallocate `stack`: `f` is not used after this
@@ -268,12 +268,6 @@ void value::destroy_nested() noexcept {
 
 std::size_t value::size() const noexcept {
   switch (type()) {
-    case type::str:
-      return get_if<std::string>()->size();
-    case type::bin:
-      return get_if<binary_type>()->size();
-    case type::ext:
-      return get_if<extension>()->data.size();
     case type::array:
       return get_if<array_type>()->size();
     case type::map:
@@ -283,7 +277,7 @@ std::size_t value::size() const noexcept {
   }
 }
 
-value* value::find(std::string_view key) noexcept {
+value* value::if_contains(std::string_view key) noexcept {
   auto* m = get_if<map_type>();
   if (m == nullptr) return nullptr;
   for (auto it = m->rbegin(); it != m->rend(); ++it) {
@@ -293,7 +287,7 @@ value* value::find(std::string_view key) noexcept {
   return nullptr;
 }
 
-value* value::find(const value& key) {
+value* value::if_contains(const value& key) {
   auto* m = get_if<map_type>();
   if (m == nullptr) return nullptr;
   for (auto it = m->rbegin(); it != m->rend(); ++it) {
@@ -314,7 +308,7 @@ bool value::assign(value key, value item) {
   if (is_nil()) v_ = map_type();
   auto* m = get_if<map_type>();
   if (m == nullptr) return false;
-  if (value* existing = find(key)) {
+  if (value* existing = if_contains(key)) {
     *existing = std::move(item);
   } else {
     m->emplace_back(std::move(key), std::move(item));
@@ -340,7 +334,7 @@ bool value::erase(std::size_t i) {
 bool operator==(const value& a, const value& b) {
   // Pairs still to compare; containers push their children's pairs (the order of the
   // comparisons does not matter for equality). The first pair is compared before anything
-  // is pushed: scalars and empty containers compare without allocating (value::find() with
+  // is pushed: scalars and empty containers compare without allocating (value::if_contains() with
   // a scalar key relies on it).
   std::vector<std::pair<const value*, const value*>> work;
   const value* x = &a;

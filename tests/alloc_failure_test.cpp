@@ -499,7 +499,7 @@ TEST(AllocFailure, BuildingAValueThrowsAndKeepsIt) {
       v.assign(std::string(40, 'q'), mpk::value::array({std::string(40, 'z'), 1}));
       mpk::value copy = v;
       v.push_back(1);  // not an array: false, nothing changes
-      mpk::value* ints = v.find("ints");
+      mpk::value* ints = v.if_contains("ints");
       ints->push_back(std::string(50, 'w'));
     } catch (const std::bad_alloc&) {
       threw = true;
@@ -512,8 +512,8 @@ TEST(AllocFailure, BuildingAValueThrowsAndKeepsIt) {
     throws += threw ? 1 : 0;
     // Each call either happened whole or not at all.
     const std::string q_key(40, 'q');
-    const mpk::value* q = v.find(std::string_view(q_key));
-    const mpk::value* ints = v.find("ints");
+    const mpk::value* q = v.if_contains(std::string_view(q_key));
+    const mpk::value* ints = v.if_contains("ints");
     ASSERT_NE(ints, nullptr);
     EXPECT_TRUE(ints->size() == 5 || ints->size() == 6) << k;
     if (q == nullptr) {

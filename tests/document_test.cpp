@@ -1,4 +1,4 @@
-// Tests of mpk/value/document.hpp: document::parse, value_ref, memory bounds, arena reuse.
+// Tests of mpk/value/document.hpp: document::parse, element, memory bounds, arena reuse.
 #include <mpk/value/document.hpp>
 
 #include <gtest/gtest.h>
@@ -87,9 +87,9 @@ inline void PrintTo(const error& e, std::ostream* os) {
 namespace {
 
 using mpk::document;
+using mpk::element;
 using mpk::errc;
 using mpk::type;
-using mpk::value_ref;
 using mpk_test::hex;
 using mpk_test::test_entry;
 using mpk_test::test_value;
@@ -123,7 +123,7 @@ std::string str_of(std::span<const std::byte> b) {
 }
 
 /// The document's view of a value as a test tree (the test data is of modest depth).
-test_value to_test_value(const value_ref& v) {
+test_value to_test_value(const element& v) {
   switch (v.type()) {
     case type::nil:
       return test_value::nil();
@@ -147,7 +147,7 @@ test_value to_test_value(const value_ref& v) {
     }
     case type::array: {
       test_value t = test_value::of_array({});
-      for (value_ref x : v)
+      for (element x : v)
         t.items.push_back(to_test_value(x));
       EXPECT_EQ(t.items.size(), v.size());
       return t;
@@ -166,13 +166,13 @@ test_value to_test_value(const value_ref& v) {
 }
 
 /// raw() of every value equals what a reader walking the same bytes gives for it.
-void expect_raw_agrees(const value_ref& v) {
+void expect_raw_agrees(const element& v) {
   if (!v.is_array() && !v.is_map()) return;
   const auto bytes = v.raw();
   mpk::reader r(bytes, mpk::limits::trusted());
   if (v.is_array()) {
     ASSERT_EQ(r.read_array_header(), v.size());
-    for (value_ref x : v) {
+    for (element x : v) {
       const auto expected = r.raw_value();
       ASSERT_EQ(str_of(x.raw()), str_of(expected));
       EXPECT_EQ(x.offset(), static_cast<std::size_t>(expected.data() - bytes.data()) + v.offset());
@@ -192,7 +192,7 @@ void expect_raw_agrees(const value_ref& v) {
 }
 
 static_assert(sizeof(mpk::detail::node) == 16);
-static_assert(sizeof(mpk::value_ref) <= 32);
+static_assert(sizeof(mpk::element) <= 32);
 
 // --- scalars --------------------------------------------------------------------------------
 
@@ -223,7 +223,7 @@ TEST(Document, ScalarsOfEveryFormat) {
     SCOPED_TRACE(c.bytes);
     const auto bytes = hex(c.bytes);
     const document doc = parse_ok(bytes);
-    const value_ref v = doc.root();
+    const element v = doc.root();
     EXPECT_EQ(v.type(), c.family);
     EXPECT_EQ(v.as<double>().value(), c.number);
     EXPECT_EQ(str_of(v.raw()), str_of(span_of(bytes)));
@@ -253,7 +253,7 @@ TEST(Document, ScalarsOfEveryFormat) {
 
 TEST(Document, AsUsesTheReadersCoercions) {
   // Whatever the reader says about a value, as<T>() says the same, error code included:
-  // both where as<T>() takes the value from its node (value_ref::decoded_in_node, a copy of
+  // both where as<T>() takes the value from its node (element::decoded_in_node, a copy of
   // the decoders' rules kept for speed) and where it runs the decoder. Every width of every
   // family, each edge of each integer type.
   const char* inputs[] = {"00",
@@ -298,7 +298,7 @@ TEST(Document, AsUsesTheReadersCoercions) {
     SCOPED_TRACE(text);
     const auto bytes = hex(text);
     const document doc = parse_ok(bytes);
-    const value_ref v = doc.root();
+    const element v = doc.root();
     const auto check = [&]<class T>(T*) {
       mpk::reader r(span_of(bytes));
       const T expected = r.read<T>();
@@ -349,7 +349,7 @@ TEST(Document, NavigatesArraysAndMaps) {
   // {"a": 1, "b": [1, 2, 3], "c": {"d": nil}, 7: "seven"}
   const auto bytes = hex("84 a1 61 01 a1 62 93 01 02 03 a1 63 81 a1 64 c0 07 a5 73 65 76 65 6e");
   const document doc = parse_ok(bytes);
-  const value_ref root = doc.root();
+  const element root = doc.root();
   ASSERT_TRUE(root.is_map());
   EXPECT_EQ(root.size(), 4u);
   EXPECT_EQ(root["a"].as<int>().value(), 1);
@@ -361,14 +361,14 @@ TEST(Document, NavigatesArraysAndMaps) {
   EXPECT_EQ(root["b"].offset(), 6u);
   EXPECT_EQ(doc.node_count(), 1u + 8u + 3u + 2u);
 
-  // A key of another type, through find(value_ref).
+  // A key of another type, through find(element).
   const document key = parse_hex("07");
   EXPECT_EQ(root.find(key.root()).as<std::string_view>().value(), "seven");
   const document key2 = parse_hex("d0 07");  // the same number as int8
   EXPECT_EQ(root.find(key2.root()).as<std::string_view>().value(), "seven");
 
   int sum = 0;
-  for (value_ref x : root["b"])
+  for (element x : root["b"])
     sum += x.as<int>().value();
   EXPECT_EQ(sum, 6);
   std::string keys;
@@ -389,7 +389,7 @@ TEST(Document, MissingValuesPropagate) {
   EXPECT_EQ(r->consumed(), 1u);
   const std::vector<std::byte> map_bytes(bytes.begin() + 1, bytes.end());
   const document doc = parse_ok(map_bytes);
-  const value_ref root = doc.root();
+  const element root = doc.root();
   EXPECT_FALSE(root["zz"].exists());
   EXPECT_EQ(root["zz"].type(), type::invalid);
   EXPECT_EQ(root["zz"].size(), 0u);
@@ -464,10 +464,10 @@ TEST(Document, StrictKeysAgreeWithPairwiseComparisonOnLargeMaps) {
     const document plain = parse_ok(bytes);
     std::size_t expected = 0;
     const auto entries = plain.root().entries();
-    std::vector<value_ref> seen;
+    std::vector<element> seen;
     for (const mpk::map_entry entry : entries) {
-      const value_ref k = entry.key;  // (Clang 14 cannot capture a structured binding)
-      const bool dup = std::any_of(seen.begin(), seen.end(), [&](const value_ref& s) {
+      const element k = entry.key;  // (Clang 14 cannot capture a structured binding)
+      const bool dup = std::any_of(seen.begin(), seen.end(), [&](const element& s) {
         return str_of(s.raw()) == str_of(k.raw());
       });
       if (dup) {
@@ -757,7 +757,7 @@ TEST(DocumentMemory, DeepNestingWithinTheLimitParses) {
   bytes.push_back(std::byte{0x2a});
   auto doc = document::parse(span_of(bytes));
   ASSERT_TRUE(doc.has_value());
-  value_ref v = doc->root();
+  element v = doc->root();
   for (int i = 0; i < 500; ++i)
     v = v[0];
   EXPECT_EQ(v.as<int>().value(), 42);

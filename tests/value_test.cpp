@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <ostream>
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/hex.hpp"
@@ -67,8 +69,18 @@ TEST(Value, ScalarConstructors) {
   EXPECT_EQ(value::ext(-1, hex("00 00 00 01")).type(), type::ext);
   EXPECT_EQ(*value(-5).get_if<std::int64_t>(), -5);
   EXPECT_EQ(*value(std::uint8_t{200}).get_if<std::uint64_t>(), 200u);
-  EXPECT_EQ(value(7).get_if<std::int64_t>(), nullptr);
-  EXPECT_EQ(value("abc").size(), 3u);
+  // Integers are found by number: 7 is stored as a uint, and int64 holds it too.
+  ASSERT_NE(value(7).get_if<std::int64_t>(), nullptr);
+  EXPECT_EQ(*value(7).get_if<std::int64_t>(), 7);
+  EXPECT_EQ(value(-7).get_if<std::uint64_t>(), nullptr);
+  EXPECT_EQ(value(std::uint64_t{1} << 63).get_if<std::int64_t>(), nullptr);
+  EXPECT_EQ(*value(INT64_MAX).get_if<std::int64_t>(), INT64_MAX);
+  // Number pointers are read-only even on a non-const value (the sign rule stays true).
+  value seven(7);
+  static_assert(std::is_same_v<decltype(seven.get_if<std::int64_t>()), const std::int64_t*>);
+  static_assert(std::is_same_v<decltype(seven.get_if<std::string>()), std::string*>);
+  // size() counts items of containers only, as element::size().
+  EXPECT_EQ(value("abc").size(), 0u);
 }
 
 TEST(Value, InitializerListRule) {
@@ -135,30 +147,36 @@ TEST(Value, AssignFindErase) {
   EXPECT_TRUE(v.assign(7, "seven"));
   EXPECT_TRUE(v.assign("a", 10));  // replaces, keeps the position
   EXPECT_EQ(bytes_of(v), "83 a1 61 0a a1 62 92 01 02 07 a5 73 65 76 65 6e");
-  ASSERT_NE(v.find("b"), nullptr);
-  EXPECT_EQ(*v.find("b"), (value{1, 2}));
-  EXPECT_EQ(*v.find(value(7)), value("seven"));
-  EXPECT_EQ(v.find("zz"), nullptr);
-  EXPECT_EQ(v.find(value(8)), nullptr);
+  ASSERT_NE(v.if_contains("b"), nullptr);
+  EXPECT_EQ(*v.if_contains("b"), (value{1, 2}));
+  EXPECT_EQ(*v.if_contains(value(7)), value("seven"));
+  EXPECT_EQ(v.if_contains("zz"), nullptr);
+  EXPECT_EQ(v.if_contains(value(8)), nullptr);
+  // find() gives views (absent when not found), as a document's element does.
+  EXPECT_EQ(v.find("b"), mpk::value_view(*v.if_contains("b")));
+  EXPECT_EQ(v.find(value(7)).as<std::string_view>().value(), "seven");
+  EXPECT_FALSE(v.find("zz").exists());
+  EXPECT_FALSE(v.find(value(8)).exists());
   EXPECT_EQ(v.erase("b"), 1u);
   EXPECT_EQ(v.erase("b"), 0u);
   EXPECT_EQ(bytes_of(v), "82 a1 61 0a 07 a5 73 65 76 65 6e");
   // Duplicates (read from input): find and assign see the last, erase removes all.
   value d = read_hex("83 a1 6b 01 a1 6a 02 a1 6b 03");
-  EXPECT_EQ(*d.find("k"), value(3));
+  EXPECT_EQ(*d.if_contains("k"), value(3));
+  EXPECT_EQ(d["k"].as<int>().value(), 3);
   EXPECT_TRUE(d.assign("k", 4));
   EXPECT_EQ(bytes_of(d), "83 a1 6b 01 a1 6a 02 a1 6b 04");
   EXPECT_EQ(d.erase("k"), 2u);
   EXPECT_EQ(bytes_of(d), "81 a1 6a 02");
   value arr = {1, 2};
   EXPECT_FALSE(arr.assign("a", 1));
-  EXPECT_EQ(arr.find("a"), nullptr);
+  EXPECT_EQ(arr.if_contains("a"), nullptr);
   EXPECT_EQ(arr.erase("a"), 0u);
   // Direct access to the parts.
   auto* entries = v.get_if<value::map_type>();
   ASSERT_NE(entries, nullptr);
   entries->front().second = "edited";
-  EXPECT_EQ(*v.find("a"), value("edited"));
+  EXPECT_EQ(*v.if_contains("a"), value("edited"));
 }
 
 // --- comparison -----------------------------------------------------------------------------
@@ -357,9 +375,9 @@ TEST(Value, CopiesAreDeepAndIndependent) {
   value copy = original;
   EXPECT_EQ(copy, original);
   EXPECT_EQ(bytes_of(copy), bytes_of(original));
-  (*copy.find("a")->at(2)->get_if<value::map_type>())[0].first = value{7};
+  (*copy.if_contains("a")->at(2)->get_if<value::map_type>())[0].first = value{7};
   EXPECT_NE(copy, original);
-  EXPECT_EQ((*original.find("a")->at(2)->get_if<value::map_type>())[0].first, value{4});
+  EXPECT_EQ((*original["a"][2].get_if<value::map_type>())[0].first, value{4});
   value target = {1, 2};
   target = original;
   EXPECT_EQ(target, original);

@@ -9,7 +9,7 @@
 //   writer.hpp         writer<Sink>: values and container headers to a sink
 //   reader.hpp         reader: values from bytes, skip, field_size, limits, UTF-8 policy
 //   ext/timestamp.hpp  the timestamp extension (-1) and std::chrono conversions
-//   value.hpp          document + value_ref (arena DOM), value (owning tree)
+//   value.hpp          document + element (arena DOM), value (owning tree)
 //   codec.hpp          pack / unpack of your types: MPK_MAP, MPK_ARRAY, codec<T>
 //   ext/records.hpp    msgpackr's record extension (ext 0x72), dynamic and typed
 //   stream.hpp         stream_decoder (messages in pieces), stream_writer, fd / FILE* loops

@@ -1,5 +1,5 @@
 // mpk/value.hpp - dynamic values: `document` (a whole message parsed into an arena of small
-// nodes, navigated with `value_ref`) and `value` (an owning tree to build and edit).
+// nodes, navigated with `element`) and `value` (an owning tree to build and edit).
 //
 //     auto doc = mpk::document::parse(bytes);             // zero-copy, one arena
 //     auto name = doc->root()["name"].as<std::string_view>();

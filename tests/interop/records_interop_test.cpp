@@ -131,7 +131,7 @@ bool is_number(mpk::type t) {
 }
 
 /// Deep equality where numbers compare by value; `why` says where they differ.
-bool same(mpk::value_ref a, mpk::value_ref b, std::string& why, const std::string& at = "$") {
+bool same(mpk::element a, mpk::element b, std::string& why, const std::string& at = "$") {
   if (is_number(a.type()) && is_number(b.type())) {
     if (a.is_integer() && b.is_integer()) {
       const bool eq = a.type() == b.type() && a.raw().size() > 0 &&
@@ -141,7 +141,7 @@ bool same(mpk::value_ref a, mpk::value_ref b, std::string& why, const std::strin
       if (!eq) why = at + ": integers differ";
       return eq;
     }
-    auto as_double = [](mpk::value_ref v) {
+    auto as_double = [](mpk::element v) {
       if (v.type() == mpk::type::uint) return static_cast<double>(v.as<std::uint64_t>().value());
       if (v.type() == mpk::type::sint) return static_cast<double>(v.as<std::int64_t>().value());
       if (v.type() == mpk::type::float32) return static_cast<double>(v.as<float>().value());

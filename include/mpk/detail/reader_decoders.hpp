@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "mpk/config.hpp"
+#include "mpk/detail/coerce.hpp"
 #include "mpk/detail/endian.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
@@ -64,41 +65,15 @@ inline constexpr bool is_read_integer =
     !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
     !std::is_same_v<T, char32_t>;
 
-/// Converts the integer `v` (any width) into T, range-checked when Checked.
+/// Converts the integer `v` (any width) into T (an integer type, float or double), checked by
+/// detail::out_of_range_for when Checked.
 template <bool Checked, class T, class Src>
 MPK_ALWAYS_INLINE constexpr decoded<T> int_into(Src v, std::size_t n) noexcept {
   if constexpr (Checked) {
-    if (!std::in_range<T>(v)) [[unlikely]]
+    if (out_of_range_for<T>(v)) [[unlikely]]
       return fail_with<T>(errc::out_of_range);
   }
   return {static_cast<T>(v), n, errc::ok};
-}
-
-/// True when the integer `v` converts to the floating-point type F without rounding.
-template <class F, class Src>
-MPK_ALWAYS_INLINE constexpr bool exact_in(Src v) noexcept {
-  if constexpr (std::numeric_limits<Src>::digits <= std::numeric_limits<F>::digits) {
-    return true;
-  } else {
-    // Exact when the significant bits, from the highest set one to the lowest, fit F's
-    // mantissa. The magnitude of INT64_MIN is 2^63: one significant bit.
-    std::uint64_t mag = static_cast<std::uint64_t>(v);
-    if constexpr (std::is_signed_v<Src>) {
-      if (v < 0) mag = 0 - mag;
-    }
-    if (mag == 0) return true;
-    return std::bit_width(mag) - static_cast<unsigned>(std::countr_zero(mag)) <=
-           static_cast<unsigned>(std::numeric_limits<F>::digits);
-  }
-}
-
-template <bool Checked, class F, class Src>
-MPK_ALWAYS_INLINE constexpr decoded<F> int_into_float(Src v, std::size_t n) noexcept {
-  if constexpr (Checked) {
-    if (!exact_in<F>(v)) [[unlikely]]
-      return fail_with<F>(errc::out_of_range);
-  }
-  return {static_cast<F>(v), n, errc::ok};
 }
 
 // --- decoders --------------------------------------------------------------------------
@@ -178,10 +153,8 @@ struct float_decoder {
     if (m == marker::float64) {
       MPK_NEED_(9);
       const double d = std::bit_cast<double>(load_be64(h + 1));
-      if constexpr (Checked && std::is_same_v<F, float>) {
-        const double a = std::fabs(d);
-        if (a > static_cast<double>(std::numeric_limits<float>::max()) &&
-            a != std::numeric_limits<double>::infinity()) [[unlikely]]
+      if constexpr (Checked) {
+        if (out_of_range_for<F>(d)) [[unlikely]]
           return fail_with<F>(errc::out_of_range);
       }
       return {static_cast<F>(d), 9, errc::ok};
@@ -202,10 +175,10 @@ struct float_decoder {
         return {static_cast<F>(load_be16(h + 1)), 3, errc::ok};
       case marker::uint32:
         MPK_NEED_(5);
-        return int_into_float<Checked, F>(load_be32(h + 1), 5);
+        return int_into<Checked, F>(load_be32(h + 1), 5);
       case marker::uint64:
         MPK_NEED_(9);
-        return int_into_float<Checked, F>(load_be64(h + 1), 9);
+        return int_into<Checked, F>(load_be64(h + 1), 9);
       case marker::int8:
         MPK_NEED_(2);
         return {static_cast<F>(static_cast<std::int8_t>(u8(h + 1))), 2, errc::ok};
@@ -214,10 +187,10 @@ struct float_decoder {
         return {static_cast<F>(static_cast<std::int16_t>(load_be16(h + 1))), 3, errc::ok};
       case marker::int32:
         MPK_NEED_(5);
-        return int_into_float<Checked, F>(static_cast<std::int32_t>(load_be32(h + 1)), 5);
+        return int_into<Checked, F>(static_cast<std::int32_t>(load_be32(h + 1)), 5);
       case marker::int64:
         MPK_NEED_(9);
-        return int_into_float<Checked, F>(static_cast<std::int64_t>(load_be64(h + 1)), 9);
+        return int_into<Checked, F>(static_cast<std::int64_t>(load_be64(h + 1)), 9);
       default:
         return fail_with<F>(mismatch(m));
     }

@@ -2,7 +2,7 @@
 //
 //     auto doc = mpk::document::parse(bytes);           // result<document>
 //     if (!doc) return doc.error();                     // code and byte offset
-//     mpk::value_ref root = doc->root();
+//     mpk::element root = doc->root();
 //     std::int64_t id = root["id"].as<std::int64_t>().value_or(0);
 //     for (auto [key, val] : root["tags"].entries()) { ... }
 //
@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "mpk/config.hpp"
+#include "mpk/detail/coerce.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader.hpp"
@@ -90,11 +91,11 @@ struct parse_frame {
 
 }  // namespace detail
 
-class value_ref;
+class element;
 
-/// Iterator over the elements of an array (value_ref::elements()).
+/// Iterator over the elements of an array (element::elements()).
 class element_iterator;
-/// Iterator over the entries of a map (value_ref::entries()): yields map_entry.
+/// Iterator over the entries of a map (element::entries()): yields map_entry.
 class entry_iterator;
 
 /// A (key, value) pair of a map, as entry_iterator yields it.
@@ -104,16 +105,16 @@ struct map_entry;
 /// document lives and is not parsed into again (and, without `copy`, while the input lives).
 ///
 /// A lookup that finds nothing (a missing key, an index past the end, a lookup on a value of
-/// another type) gives a *missing* value_ref: `exists()` is false, `type()` is
+/// another type) gives a *missing* element: `exists()` is false, `type()` is
 /// type::invalid, `size()` is 0, further lookups stay missing, and `as<T>()` returns
 /// errc::missing_key with the offset of the container that was searched. So chains of lookups
 /// need one check at the end:
 ///
 ///     auto port = root["server"]["port"].as<std::uint16_t>();   // result<std::uint16_t>
-class MPK_API value_ref {
+class MPK_API element {
  public:
   /// A missing value (offset 0).
-  value_ref() noexcept = default;
+  element() noexcept = default;
 
   /// False for a missing value (see the class comment).
   bool exists() const noexcept { return n_ != nullptr; }
@@ -155,7 +156,7 @@ class MPK_API value_ref {
     } else {
       using D = detail::decoder_for<T>;
       static_assert(!std::is_void_v<D>,
-                    "mpk::value_ref::as<T>: T must be an integer, bool, float, double, "
+                    "mpk::element::as<T>: T must be an integer, bool, float, double, "
                     "std::string_view, std::string, std::span<const std::byte>, "
                     "std::nullptr_t or mpk::ext_view");
       if (T v{}; decoded_in_node(v)) return v;
@@ -174,20 +175,20 @@ class MPK_API value_ref {
   }
 
   /// The i-th element of an array; missing when out of range or not an array.
-  value_ref operator[](std::size_t i) const noexcept {
+  element operator[](std::size_t i) const noexcept {
     if (!is_array() || i >= size()) return missing();
     return at_index(first_child() + static_cast<std::uint32_t>(i));
   }
 
   /// The value of the last entry whose key is the str `key` (so a duplicate key: the last one
   /// wins); missing when there is none or this is not a map. A linear scan.
-  value_ref operator[](std::string_view key) const noexcept { return find(key); }
-  value_ref find(std::string_view key) const noexcept;
+  element operator[](std::string_view key) const noexcept { return find(key); }
+  element find(std::string_view key) const noexcept;
   /// The value of the last entry whose key equals `key` (deep equality: any key type).
-  value_ref find(const value_ref& key) const;
+  element find(const element& key) const;
 
-  /// Range of an array's elements (empty for any other value): `for (value_ref x :
-  /// v.elements())`. `for (value_ref x : v)` is the same.
+  /// Range of an array's elements (empty for any other value): `for (element x :
+  /// v.elements())`. `for (element x : v)` is the same.
   struct element_range;
   element_range elements() const noexcept;
   /// Range of a map's entries (empty for any other value): `for (auto [k, x] : v.entries())`.
@@ -210,32 +211,32 @@ class MPK_API value_ref {
   /// family (uint8 5 == int64 5); float32 and float64 by family and bits (NaN equals the same
   /// NaN, 0.0 differs from -0.0); str, bin, ext by type and bytes; arrays element-wise; maps
   /// entry-wise in order. Two missing values are equal. Iterative: no recursion on depth.
-  friend MPK_API bool operator==(const value_ref& a, const value_ref& b);
+  friend MPK_API bool operator==(const element& a, const element& b);
 
  private:
   friend class document;
   friend class element_iterator;
   friend class entry_iterator;
 
-  value_ref(const detail::node* base, const std::byte* input, std::uint32_t index,
-            utf8_check utf8) noexcept
+  element(const detail::node* base, const std::byte* input, std::uint32_t index,
+          utf8_check utf8) noexcept
       : base_(base), input_(input), n_(base + index), utf8_(utf8) {}
 
-  value_ref missing() const noexcept {
-    value_ref r;
+  element missing() const noexcept {
+    element r;
     r.miss_ = static_cast<std::uint32_t>(offset());
     return r;
   }
-  value_ref at_index(std::uint32_t i) const noexcept { return {base_, input_, i, utf8_}; }
+  element at_index(std::uint32_t i) const noexcept { return {base_, input_, i, utf8_}; }
   std::uint32_t first_child() const noexcept { return static_cast<std::uint32_t>(n_->payload); }
 
   /// The value as a T straight from its node, where the node holds it decoded and T takes it
   /// unchanged (an int in T's range, a float or double of its own width or float32 as a
   /// double, a bool, a str as a string_view, a bin as bytes); false otherwise, and as<T>()
-  /// then runs the reader's decoder, which alone says what every other case gives. A copy of
-  /// those decoders' rules for the common cases, kept for speed: W3 `read_dynamic` and the
-  /// W7 `decode_*` reads of every entry (the decoder re-reads the marker and measures the
-  /// value first). Same results: tests/document_test.cpp `AsFromNodeAgreesWithReader`.
+  /// then runs the reader's decoder, which alone says what every other case gives. The
+  /// decoders' dispatch for the common cases (with their range rule, detail/coerce.hpp), kept
+  /// for speed: W3 `read_dynamic` and the W7 `decode_*` reads of every entry (the decoder
+  /// re-reads the marker and measures the value first). Same results: tests/document_test.cpp `AsFromNodeAgreesWithReader`.
   template <class T>
   bool decoded_in_node(T& out) const noexcept {
     const detail::node& x = *n_;
@@ -245,11 +246,12 @@ class MPK_API value_ref {
       return true;
     } else if constexpr (detail::is_read_integer<T>) {
       if (x.tag == mpk::type::uint) {
-        if (!std::in_range<T>(x.payload)) return false;
+        if (detail::out_of_range_for<T>(x.payload)) return false;
         out = static_cast<T>(x.payload);
         return true;
       }
-      if (x.tag != mpk::type::sint || !std::in_range<T>(static_cast<std::int64_t>(x.payload)))
+      if (x.tag != mpk::type::sint ||
+          detail::out_of_range_for<T>(static_cast<std::int64_t>(x.payload)))
         return false;
       out = static_cast<T>(static_cast<std::int64_t>(x.payload));
       return true;
@@ -289,20 +291,20 @@ class MPK_API value_ref {
 };
 
 struct map_entry {
-  value_ref key;
-  value_ref value;
+  element key;
+  element value;
 };
 
 class element_iterator {
  public:
   using iterator_category = std::forward_iterator_tag;
-  using value_type = value_ref;
+  using value_type = element;
   using difference_type = std::ptrdiff_t;
   using pointer = void;
-  using reference = value_ref;
+  using reference = element;
 
   element_iterator() noexcept = default;
-  value_ref operator*() const noexcept { return {base_, input_, i_, utf8_}; }
+  element operator*() const noexcept { return {base_, input_, i_, utf8_}; }
   element_iterator& operator++() noexcept {
     ++i_;
     return *this;
@@ -317,7 +319,7 @@ class element_iterator {
   }
 
  private:
-  friend class value_ref;
+  friend class element;
   element_iterator(const detail::node* base, const std::byte* input, std::uint32_t i,
                    utf8_check utf8) noexcept
       : base_(base), input_(input), i_(i), utf8_(utf8) {}
@@ -337,7 +339,7 @@ class entry_iterator {
 
   entry_iterator() noexcept = default;
   map_entry operator*() const noexcept {
-    return {value_ref(base_, input_, i_, utf8_), value_ref(base_, input_, i_ + 1, utf8_)};
+    return {element(base_, input_, i_, utf8_), element(base_, input_, i_ + 1, utf8_)};
   }
   entry_iterator& operator++() noexcept {
     i_ += 2;
@@ -353,7 +355,7 @@ class entry_iterator {
   }
 
  private:
-  friend class value_ref;
+  friend class element;
   entry_iterator(const detail::node* base, const std::byte* input, std::uint32_t i,
                  utf8_check utf8) noexcept
       : base_(base), input_(input), i_(i), utf8_(utf8) {}
@@ -363,42 +365,42 @@ class entry_iterator {
   utf8_check utf8_ = utf8_check::owned;
 };
 
-struct value_ref::element_range {
+struct element::element_range {
   element_iterator first, last;
   element_iterator begin() const noexcept { return first; }
   element_iterator end() const noexcept { return last; }
   bool empty() const noexcept { return first == last; }
 };
 
-struct value_ref::entry_range {
+struct element::entry_range {
   entry_iterator first, last;
   entry_iterator begin() const noexcept { return first; }
   entry_iterator end() const noexcept { return last; }
   bool empty() const noexcept { return first == last; }
 };
 
-inline value_ref::element_range value_ref::elements() const noexcept {
+inline element::element_range element::elements() const noexcept {
   if (!is_array()) return {};
   const std::uint32_t f = first_child();
   return {{base_, input_, f, utf8_},
           {base_, input_, f + static_cast<std::uint32_t>(size()), utf8_}};
 }
 
-inline value_ref::entry_range value_ref::entries() const noexcept {
+inline element::entry_range element::entries() const noexcept {
   if (!is_map()) return {};
   const std::uint32_t f = first_child();
   return {{base_, input_, f, utf8_},
           {base_, input_, f + 2 * static_cast<std::uint32_t>(size()), utf8_}};
 }
 
-inline element_iterator value_ref::begin() const noexcept {
+inline element_iterator element::begin() const noexcept {
   return elements().first;
 }
-inline element_iterator value_ref::end() const noexcept {
+inline element_iterator element::end() const noexcept {
   return elements().last;
 }
 
-inline std::size_t value_ref::extent() const noexcept {
+inline std::size_t element::extent() const noexcept {
   const detail::node* x = n_;
   // A container ends where its last child ends: walk down last children (no recursion).
   while (is_container(x->tag) && (x->payload >> 32) != 0) {
@@ -412,7 +414,7 @@ inline std::size_t value_ref::extent() const noexcept {
   return end - n_->offset;
 }
 
-inline value_ref value_ref::find(std::string_view key) const noexcept {
+inline element element::find(std::string_view key) const noexcept {
   if (!is_map()) return missing();
   const std::uint32_t first = first_child();
   for (std::uint32_t i = first + 2 * static_cast<std::uint32_t>(size()); i != first; i -= 2) {
@@ -473,7 +475,7 @@ class MPK_API document {
                           document_options options = {});
 
   /// The top-level value; missing when the document is empty.
-  value_ref root() const noexcept {
+  element root() const noexcept {
     if (size_ == 0) return {};
     return {nodes_.get(), input_, 0, utf8_};
   }

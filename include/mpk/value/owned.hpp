@@ -10,12 +10,17 @@
 // negative, whatever width or family it was read from, and the writer picks the smallest
 // form. Floats keep their family (float32 or float64). Maps keep their entries in order,
 // allow any key type, and look keys up by a linear scan (so a duplicate key: the last wins).
+//
+// It is read like a document's `element`: `v["server"]["port"].as<std::uint16_t>()` gives a
+// result (lookups that find nothing give an absent `value_view`, checked once at the end), with
+// the same coercions and range checks (mpk/detail/coerce.hpp).
 #pragma once
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,13 +30,24 @@
 #include <vector>
 
 #include "mpk/config.hpp"
+#include "mpk/detail/coerce.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader.hpp"
+#include "mpk/unicode.hpp"
 #include "mpk/value/document.hpp"
 #include "mpk/writer.hpp"
 
 namespace mpk::inline v0 {
+
+class value_view;
+struct value_entry;
+namespace detail {
+template <class Item>
+class value_iterator;
+template <class It>
+struct view_range;
+}  // namespace detail
 
 /// An owning MessagePack value: nil, boolean, integer, float32, float64, str, bin, ext, array
 /// or map (entries in order).
@@ -44,7 +60,7 @@ namespace mpk::inline v0 {
 /// yourself, use `value::array({...})` (never a map at its top level) and
 /// `value::map({{k, v}, ...})` (any key type).
 ///
-/// Copies, destruction, comparison (`==`), write() and the conversion from a value_ref are
+/// Copies, destruction, comparison (`==`), write() and the conversion from a element are
 /// iterative: none of them nests C++ calls as deep as the value, so a value 100000 levels
 /// deep is handled on a small stack (the work lists take heap memory instead: about 32
 /// bytes per open level for a copy, 16 per pending pair for `==`).
@@ -106,7 +122,7 @@ class MPK_API value {
   value(std::initializer_list<value> items);
   /// A deep copy of a document's value (strings and binaries copied); nil when `ref` is
   /// missing. Iterative.
-  explicit value(const value_ref& ref);
+  explicit value(const element& ref);
 
   /// An array of `items`, never turned into a map.
   static value array(std::initializer_list<value> items = {}) {
@@ -137,44 +153,104 @@ class MPK_API value {
   bool is_nil() const noexcept { return v_.index() == 0; }
   bool is_array() const noexcept { return std::holds_alternative<array_type>(v_); }
   bool is_map() const noexcept { return std::holds_alternative<map_type>(v_); }
+  bool is_str() const noexcept { return std::holds_alternative<std::string>(v_); }
+  bool is_integer() const noexcept {
+    return std::holds_alternative<std::uint64_t>(v_) || std::holds_alternative<std::int64_t>(v_);
+  }
+
+  /// The value as a T, with exactly the coercions and range checks of element::as<T>() and
+  /// reader::read<T>() (detail::out_of_range_for): T is an integer type, bool, float, double,
+  /// std::nullptr_t, std::string_view / std::span<const std::byte> (views of the str, of the
+  /// bin: valid while the value lives unchanged), mpk::ext_view, or std::string (a copy of a
+  /// str, checked for UTF-8).
+  ///
+  ///     auto port = v["server"]["port"].as<std::uint16_t>();   // result<std::uint16_t>
+  ///
+  /// Errors (offset 0: a value has no input): errc::type_mismatch (another family),
+  /// errc::out_of_range (an integer that does not fit T, a finite double beyond float's
+  /// range, an integer a float or double cannot hold exactly), errc::invalid_utf8 (a
+  /// std::string that is not UTF-8). On an absent value_view: errc::missing_key.
+  template <class T>
+  result<T> as() const;
 
   /// The stored alternative, or nullptr when the value holds another: T is bool,
-  /// std::uint64_t (uint), std::int64_t (sint), float, double, std::string, binary_type,
-  /// extension, array_type or map_type. Through it every part can be read and edited.
+  /// std::uint64_t, std::int64_t, float, double, std::string, binary_type, extension,
+  /// array_type or map_type. Through it every part can be read and edited, numbers excepted.
   ///
   ///     if (auto* items = v.get_if<mpk::value::array_type>()) items->pop_back();
+  ///
+  /// Integers are found by number, as as<T>() finds them: get_if<std::int64_t>() for any
+  /// integer int64 can hold (`value(5)` as well as `value(-5)`), get_if<std::uint64_t>() for
+  /// any integer >= 0. Both pointers are to const, even on a non-const value, so that an
+  /// integer stays uint when >= 0 and sint when negative: to change a number, assign one
+  /// (`v = 7`).
   template <class T>
-  T* get_if() noexcept {
-    return std::get_if<T>(&v_);
+  auto get_if() noexcept {
+    if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>)
+      return std::as_const(*this).template get_if<T>();
+    else
+      return std::get_if<T>(&v_);
   }
   template <class T>
   const T* get_if() const noexcept {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      // uint64 and int64 are corresponding unsigned and signed types: reading the one through
+      // a glvalue of the other is allowed ([basic.lval]), and below 2^63 the bits are the same
+      // number.
+      if (const auto* u = std::get_if<std::uint64_t>(&v_))
+        return *u <= static_cast<std::uint64_t>(INT64_MAX) ? reinterpret_cast<const T*>(u)
+                                                           : nullptr;
+    }
     return std::get_if<T>(&v_);
   }
 
-  /// Elements of an array, entries of a map, bytes of a str or bin, data bytes of an ext;
-  /// 0 otherwise.
+  /// Elements of an array, entries of a map; 0 for any other value (as element::size(); the
+  /// length of a str is `as<std::string_view>()->size()`).
   std::size_t size() const noexcept;
 
-  /// The i-th element of an array; nullptr when out of range or not an array.
+  /// The i-th element of an array; absent when out of range or not an array.
+  value_view operator[](std::size_t i) const noexcept;
+  /// The value of the last entry whose key is the str `key` (a duplicate key: the last one
+  /// wins); absent when there is none or this is not a map. A linear scan.
+  value_view operator[](std::string_view key) const noexcept;
+  value_view find(std::string_view key) const noexcept;
+  value_view find(const char* key) const noexcept;
+  /// The value of the last entry whose key equals `key` (any key type, deep equality).
+  /// Allocates (and may throw std::bad_alloc) only to compare keys that are containers with
+  /// items.
+  value_view find(const value& key) const;
+
+  /// Range of an array's elements, as value_view (empty for any other value):
+  /// `for (mpk::value_view x : v.elements())`.
+  detail::view_range<detail::value_iterator<value>> elements() const noexcept;
+  /// Range of a map's entries, as value_entry (empty for any other value):
+  /// `for (auto [k, x] : v.entries())`.
+  detail::view_range<detail::value_iterator<std::pair<value, value>>> entries() const noexcept;
+
+  /// For editing in place: the i-th element of an array; nullptr when out of range or not an
+  /// array.
   value* at(std::size_t i) noexcept {
     auto* a = get_if<array_type>();
     return a && i < a->size() ? &(*a)[i] : nullptr;
   }
   const value* at(std::size_t i) const noexcept { return const_cast<value*>(this)->at(i); }
 
-  /// The value of the last entry whose key is the str `key`; nullptr when there is none or
-  /// this is not a map.
-  value* find(std::string_view key) noexcept;
-  const value* find(std::string_view key) const noexcept {
-    return const_cast<value*>(this)->find(key);
+  /// For editing in place: the value of the last entry whose key is the str `key` (or equals
+  /// `key`, any key type); nullptr when there is none or this is not a map.
+  ///
+  ///     if (mpk::value* n = v.if_contains("retries")) n->push_back(3);
+  value* if_contains(std::string_view key) noexcept;
+  const value* if_contains(std::string_view key) const noexcept {
+    return const_cast<value*>(this)->if_contains(key);
   }
-  value* find(const char* key) noexcept { return find(std::string_view(key)); }
-  const value* find(const char* key) const noexcept { return find(std::string_view(key)); }
-  /// The value of the last entry whose key equals `key` (any key type). Allocates (and may
-  /// throw std::bad_alloc) only to compare keys that are containers with items.
-  value* find(const value& key);
-  const value* find(const value& key) const { return const_cast<value*>(this)->find(key); }
+  value* if_contains(const char* key) noexcept { return if_contains(std::string_view(key)); }
+  const value* if_contains(const char* key) const noexcept {
+    return if_contains(std::string_view(key));
+  }
+  value* if_contains(const value& key);
+  const value* if_contains(const value& key) const {
+    return const_cast<value*>(this)->if_contains(key);
+  }
 
   /// Appends to an array; a nil value becomes an empty array first. Returns false (and
   /// changes nothing) when this is neither nil nor an array.
@@ -210,11 +286,230 @@ class MPK_API value {
       v_;
 };
 
+/// A read-only view of an mpk::value, or of nothing: what value::operator[] and find()
+/// return. The owned tree's counterpart of a document's `element`, with the same reading
+/// members: a lookup that finds nothing (a missing key, an index past the end, a lookup on a
+/// value of another type) gives an *absent* view: `exists()` is false, `type()` is
+/// type::invalid, `size()` is 0, further lookups stay absent, and `as<T>()` returns
+/// errc::missing_key (offset 0). So a chain of lookups needs one check at the end:
+///
+///     auto port = v["server"]["port"].as<std::uint16_t>();   // result<std::uint16_t>
+///
+/// 8 bytes; valid while the value it views lives and is not changed (as a pointer would be).
+class value_view {
+ public:
+  /// Absent.
+  value_view() noexcept = default;
+  /// A view of `v`.
+  explicit value_view(const value& v) noexcept : v_(&v) {}
+  /// Not of a temporary: the view would dangle at the end of the statement.
+  explicit value_view(const value&&) = delete;
+
+  /// False for an absent view.
+  bool exists() const noexcept { return v_ != nullptr; }
+  explicit operator bool() const noexcept { return exists(); }
+  /// The value viewed; nullptr when absent. Copy it (`mpk::value copy = *view.get();`) to
+  /// keep or edit it.
+  const value* get() const noexcept { return v_; }
+
+  /// The family, as value::type(); type::invalid when absent.
+  mpk::type type() const noexcept { return v_ ? v_->type() : mpk::type::invalid; }
+  bool is_nil() const noexcept { return v_ && v_->is_nil(); }
+  bool is_array() const noexcept { return v_ && v_->is_array(); }
+  bool is_map() const noexcept { return v_ && v_->is_map(); }
+  bool is_str() const noexcept { return v_ && v_->is_str(); }
+  bool is_integer() const noexcept { return v_ && v_->is_integer(); }
+
+  /// value::as<T>(); errc::missing_key (offset 0) when absent.
+  template <class T>
+  result<T> as() const {
+    if (v_ == nullptr) return mpk::error{errc::missing_key, 0};
+    return v_->template as<T>();
+  }
+  /// value::get_if<T>() (read-only); nullptr when absent.
+  template <class T>
+  const T* get_if() const noexcept {
+    return v_ ? v_->template get_if<T>() : nullptr;
+  }
+
+  /// Elements of an array, entries of a map; 0 for any other value and when absent.
+  std::size_t size() const noexcept { return v_ ? v_->size() : 0; }
+  value_view operator[](std::size_t i) const noexcept { return v_ ? (*v_)[i] : value_view(); }
+  value_view operator[](std::string_view key) const noexcept { return find(key); }
+  value_view find(std::string_view key) const noexcept { return v_ ? v_->find(key) : value_view(); }
+  value_view find(const char* key) const noexcept { return find(std::string_view(key)); }
+  value_view find(const value& key) const { return v_ ? v_->find(key) : value_view(); }
+
+  /// As value::elements() and value::entries(); empty when absent.
+  detail::view_range<detail::value_iterator<value>> elements() const noexcept;
+  detail::view_range<detail::value_iterator<std::pair<value, value>>> entries() const noexcept;
+  /// `for (mpk::value_view x : v["tags"])`: the elements of an array.
+  detail::value_iterator<value> begin() const noexcept;
+  detail::value_iterator<value> end() const noexcept;
+
+  /// Deep equality of the values viewed (value's ==); two absent views are equal.
+  friend bool operator==(const value_view& a, const value_view& b) {
+    if (a.v_ == nullptr || b.v_ == nullptr) return a.v_ == b.v_;
+    return *a.v_ == *b.v_;
+  }
+
+ private:
+  const value* v_ = nullptr;
+};
+
+/// A (key, value) pair of a value's map, as value::entries() yields it.
+struct value_entry {
+  value_view key;
+  value_view value;
+};
+
+namespace detail {
+
+/// Iterator over a value's array elements (Item = value: yields value_view) or map entries
+/// (Item = std::pair<value, value>: yields value_entry).
+template <class Item>
+class value_iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = std::conditional_t<std::is_same_v<Item, value>, value_view, value_entry>;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = value_type;
+
+  value_iterator() noexcept = default;
+  explicit value_iterator(const Item* p) noexcept : p_(p) {}
+  value_type operator*() const noexcept {
+    if constexpr (std::is_same_v<Item, value>)
+      return value_view(*p_);
+    else
+      return {value_view(p_->first), value_view(p_->second)};
+  }
+  value_iterator& operator++() noexcept {
+    ++p_;
+    return *this;
+  }
+  value_iterator operator++(int) noexcept {
+    auto old = *this;
+    ++p_;
+    return old;
+  }
+  friend bool operator==(const value_iterator& a, const value_iterator& b) noexcept {
+    return a.p_ == b.p_;
+  }
+
+ private:
+  const Item* p_ = nullptr;
+};
+
+template <class It>
+struct view_range {
+  It first, last;
+  It begin() const noexcept { return first; }
+  It end() const noexcept { return last; }
+  bool empty() const noexcept { return first == last; }
+};
+
+}  // namespace detail
+
+inline value_view value::operator[](std::size_t i) const noexcept {
+  const value* x = at(i);
+  return x ? value_view(*x) : value_view();
+}
+inline value_view value::operator[](std::string_view key) const noexcept {
+  return find(key);
+}
+inline value_view value::find(std::string_view key) const noexcept {
+  const value* x = if_contains(key);
+  return x ? value_view(*x) : value_view();
+}
+inline value_view value::find(const char* key) const noexcept {
+  return find(std::string_view(key));
+}
+inline value_view value::find(const value& key) const {
+  const value* x = if_contains(key);
+  return x ? value_view(*x) : value_view();
+}
+
+inline detail::view_range<detail::value_iterator<value>> value::elements() const noexcept {
+  const auto* a = get_if<array_type>();
+  if (a == nullptr) return {};
+  return {detail::value_iterator<value>(a->data()),
+          detail::value_iterator<value>(a->data() + a->size())};
+}
+inline detail::view_range<detail::value_iterator<std::pair<value, value>>> value::entries()
+    const noexcept {
+  const auto* m = get_if<map_type>();
+  if (m == nullptr) return {};
+  using it = detail::value_iterator<std::pair<value, value>>;
+  return {it(m->data()), it(m->data() + m->size())};
+}
+inline detail::view_range<detail::value_iterator<value>> value_view::elements() const noexcept {
+  return v_ ? v_->elements() : detail::view_range<detail::value_iterator<value>>{};
+}
+inline detail::view_range<detail::value_iterator<std::pair<value, value>>> value_view::entries()
+    const noexcept {
+  return v_ ? v_->entries() : detail::view_range<detail::value_iterator<std::pair<value, value>>>{};
+}
+inline detail::value_iterator<value> value_view::begin() const noexcept {
+  return elements().first;
+}
+inline detail::value_iterator<value> value_view::end() const noexcept {
+  return elements().last;
+}
+
+template <class T>
+result<T> value::as() const {
+  static_assert(!std::is_void_v<detail::decoder_for<T>> || std::is_same_v<T, std::string>,
+                "mpk::value::as<T>: T must be an integer, bool, float, double, "
+                "std::string_view, std::string, std::span<const std::byte>, "
+                "std::nullptr_t or mpk::ext_view");
+  const mpk::error mismatch{errc::type_mismatch, 0};
+  if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
+    const auto* s = std::get_if<std::string>(&v_);
+    if (s == nullptr) return mismatch;
+    if constexpr (std::is_same_v<T, std::string>) {
+      if (!is_valid_utf8(*s)) return mpk::error{errc::invalid_utf8, 0};
+      return *s;
+    } else {
+      return std::string_view(*s);
+    }
+  } else if constexpr (std::is_same_v<T, std::span<const std::byte>>) {
+    const auto* b = std::get_if<binary_type>(&v_);
+    if (b == nullptr) return mismatch;
+    return std::span<const std::byte>(*b);
+  } else if constexpr (std::is_same_v<T, ext_view>) {
+    const auto* e = std::get_if<extension>(&v_);
+    if (e == nullptr) return mismatch;
+    return ext_view{e->type, e->data};
+  } else if constexpr (std::is_same_v<T, std::nullptr_t>) {
+    if (!is_nil()) return mismatch;
+    return nullptr;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    const auto* b = std::get_if<bool>(&v_);
+    if (b == nullptr) return mismatch;
+    return *b;
+  } else {
+    // Numbers: an integer into any integer type, float or double, a float into float or
+    // double, each by detail::out_of_range_for (the reader's rule).
+    const auto convert = [](auto x) -> result<T> {
+      if (detail::out_of_range_for<T>(x)) return mpk::error{errc::out_of_range, 0};
+      return static_cast<T>(x);
+    };
+    if (const auto* u = std::get_if<std::uint64_t>(&v_)) return convert(*u);
+    if (const auto* i = std::get_if<std::int64_t>(&v_)) return convert(*i);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (const auto* f = std::get_if<float>(&v_)) return convert(*f);
+      if (const auto* d = std::get_if<double>(&v_)) return convert(*d);
+    }
+    return mismatch;
+  }
+}
+
 namespace detail {
 /// A deep copy of `ref` as an owned value (nil when `ref` is missing), or
 /// errc::out_of_memory (offset 0) when an allocation fails: value(ref) without the
 /// exception.
-result<value> make_value(const value_ref& ref) noexcept;
+result<value> make_value(const element& ref) noexcept;
 }  // namespace detail
 
 /// Writes `v` with `w`, iteratively (no recursion, however deep `v` is): integers, str, bin

@@ -310,17 +310,17 @@ class MPK_API records_encoder {
   /// is cut back to what it held, and the encoder forgets the shapes it defined (as
   /// reset()): a definition in the failed message never reached the reader, so the next
   /// message defines again what it uses.
-  result<void> encode(value_ref v, buffer& out);
+  result<void> encode(element v, buffer& out);
   result<void> encode(const value& v, buffer& out);
   /// Encodes one message into a new buffer. Errors: those above.
-  result<buffer> encode(value_ref v);
+  result<buffer> encode(element v);
   result<buffer> encode(const value& v);
 
   // --- for records/typed.hpp ---
 
   /// Writes `v` as part of the current message (no start_message()): the walk encode() does.
   /// Errors stay in `w`; errc::depth_exceeded is returned.
-  result<void> write_value(writer<buffer>& w, value_ref v);
+  result<void> write_value(writer<buffer>& w, element v);
 
   /// Starts a message (per_message mode forgets the own definitions).
   void start_message() noexcept {
