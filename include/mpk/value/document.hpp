@@ -236,7 +236,7 @@ class MPK_API element {
   /// then runs the reader's decoder, which alone says what every other case gives. The
   /// decoders' dispatch for the common cases (with their range rule, detail/coerce.hpp), kept
   /// for speed: W3 `read_dynamic` and the W7 `decode_*` reads of every entry (the decoder
-  /// re-reads the marker and measures the value first). Same results: tests/document_test.cpp `AsFromNodeAgreesWithReader`.
+  /// re-reads the marker and measures the value first). Same results: tests/document_test.cpp `AsUsesTheReadersCoercions`.
   template <class T>
   bool decoded_in_node(T& out) const noexcept {
     const detail::node& x = *n_;
