@@ -49,10 +49,6 @@ namespace {
 
 using bytes_view = std::span<const std::byte>;
 
-bytes_view bytes_of(std::string_view s) {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
-
 // --- the expected JSON of W1, written without mpk's JSON layer -------------------------------
 
 template <class T>
@@ -311,22 +307,21 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
       {"mpk_get", get}, {"mpk_to_json", to_json}, {"to_json_jq", via_jq}};
   for (const auto& [impl, command] : cells) {
     const std::string cmd = command + " > /dev/null";
-    cell& c = t.add("cli_select_w7_medium", impl,
-          "same text: mpk get and to-json | jq compared before timing",
-          "a child process per pass; manual time: its CPU time",
-          [cmd, bytes](benchmark::State& st) {
-            for (auto _ : st) {
-              const double sec = run_cpu_seconds(cmd);
-              if (sec < 0) {
-                st.SkipWithError("the command failed");
-                return;
-              }
-              st.SetIterationTime(sec);
+    cell& c = t.add(
+        "cli_select_w7_medium", impl, "same text: mpk get and to-json | jq compared before timing",
+        "a child process per pass; manual time: its CPU time", [cmd, bytes](benchmark::State& st) {
+          for (auto _ : st) {
+            const double sec = run_cpu_seconds(cmd);
+            if (sec < 0) {
+              st.SkipWithError("the command failed");
+              return;
             }
-            st.counters["ns_per_byte"] = benchmark::Counter(
-                static_cast<double>(bytes) * 1e-9,
-                benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-          });
+            st.SetIterationTime(sec);
+          }
+          st.counters["ns_per_byte"] = benchmark::Counter(
+              static_cast<double>(bytes) * 1e-9,
+              benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+        });
     c.manual_time = true;
     c.iterations = cfg.quick ? 1 : 3;
     rate_rows().push_back({"cli_select_w7_medium", "W7 medium (MB/s of MessagePack)", impl});
@@ -396,7 +391,7 @@ bool register_json_conversion(suite& s, const run_config& cfg) {
     return false;
   }
   for (json_data* d : {w1.get(), large.get()}) {
-    d->json_digest = fnv1a64(bytes_of(d->json));
+    d->json_digest = fnv1a64(mpk::as_bytes(d->json));
     d->back_digest = fnv1a64(d->back.bytes());
   }
 
@@ -446,7 +441,7 @@ bool register_json_conversion(suite& s, const run_config& cfg) {
                 [&] { return msgpack_to_json(in, out) ? out.data() : nullptr; },
                 [&](const char* last) {
                   if (last == nullptr) return std::string("to_json failed");
-                  return digest_check(bytes_of(out), d->json_digest);
+                  return digest_check(mpk::as_bytes(out), d->json_digest);
                 });
           });
     t.add(from_case, "mpk", "same values: the bytes checked in the to_json verification",

@@ -497,7 +497,7 @@ bool add_object(workload_table& t, std::shared_ptr<object_case<T>> c, bool list_
   std::vector<std::uint8_t> nb;
   nl_serialize(c->data, nb);
   const std::string nl_verdict = check_encoding(
-      "nlohmann", nl::bytes(nb),
+      "nlohmann", mpk::as_bytes(nb),
       map_mode ? "nlohmann::json keeps object keys sorted (std::map); it writes a double that "
                  "float32 holds exactly as float32"
                : "nlohmann writes a double that float32 holds exactly as float32");

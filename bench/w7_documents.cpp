@@ -214,10 +214,10 @@ bool add_document(workload_table& t, std::string_view name, bool list_only) {
   nl_encode(c->json, nb);
   nlohmann::json nl_back;
   std::string nl_enc = checks::byte_verdict(
-      ref, nl::bytes(nb), "nlohmann",
+      ref, mpk::as_bytes(nb), "nlohmann",
       "nlohmann::json keeps object keys sorted (std::map) and writes a double that float32 "
       "holds exactly as float32");
-  if (!nl::read(nl::bytes(nb), nl_back) || nl_back != c->json)
+  if (!nl::read(mpk::as_bytes(nb), nl_back) || nl_back != c->json)
     nl_enc = fail("nlohmann", "its bytes do not read back to its tree");
   c->c->encode();
   const std::string c_enc = checks::byte_verdict(ref, c->c->encoded(), "msgpack-c");

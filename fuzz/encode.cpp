@@ -89,20 +89,16 @@ struct op {
   mpk::timestamp ts{};
 };
 
-std::span<const std::byte> as_span(const std::string& s) {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
-
 /// Runs `o` on `w`. Forms that force a width are only drawn when the value fits it.
 template <class S>
 void apply(mpk::writer<S>& w, const op& o) {
   auto raw_pieces = [&](const std::string& s) {
     std::size_t at = 0;
     for (std::size_t cut : o.cuts) {
-      w.write_raw(as_span(s).subspan(at, cut - at));
+      w.write_raw(mpk::as_bytes(s).subspan(at, cut - at));
       at = cut;
     }
-    w.write_raw(as_span(s).subspan(at));
+    w.write_raw(mpk::as_bytes(s).subspan(at));
   };
   switch (o.what) {
     case op::nil:
@@ -176,20 +172,21 @@ void apply(mpk::writer<S>& w, const op& o) {
       const std::string& s = o.bytes;
       switch (o.form % 5) {
         case 0:
-          return w.write(as_span(s));
+          return w.write(mpk::as_bytes(s));
         case 1:
-          return w.write_bin(as_span(s));
+          return w.write_bin(mpk::as_bytes(s));
         case 2:
-          if (w.options().old_spec) return w.write_bin(as_span(s));  // no bin8/16/32 then
-          if (s.size() <= 0xff) return w.write_bin8(as_span(s));
-          return s.size() <= 0xffff ? w.write_bin16(as_span(s)) : w.write_bin32(as_span(s));
+          if (w.options().old_spec) return w.write_bin(mpk::as_bytes(s));  // no bin8/16/32 then
+          if (s.size() <= 0xff) return w.write_bin8(mpk::as_bytes(s));
+          return s.size() <= 0xffff ? w.write_bin16(mpk::as_bytes(s))
+                                    : w.write_bin32(mpk::as_bytes(s));
         default:
           w.write_bin_header(s.size());
           return raw_pieces(s);
       }
     }
     case op::ext:
-      if (o.form % 2) return w.write_ext(o.ext_type, as_span(o.bytes));
+      if (o.form % 2) return w.write_ext(o.ext_type, mpk::as_bytes(o.bytes));
       w.write_ext_header(o.ext_type, o.bytes.size());
       return raw_pieces(o.bytes);
     case op::timestamp:
@@ -514,7 +511,7 @@ void check_decodes(const program& p, std::span<const std::byte> out) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   choices in(input);
   const program p = draw_program(in);

@@ -139,9 +139,4 @@ mpk::error walk_value(mpk::reader& r, std::uint32_t max_depth, std::vector<std::
   }
 }
 
-/// The bytes of a fuzz input as a span of std::byte.
-inline std::span<const std::byte> as_bytes(const std::uint8_t* data, std::size_t size) {
-  return {reinterpret_cast<const std::byte*>(data), size};
-}
-
 }  // namespace mpk_fuzz

@@ -118,7 +118,7 @@ bool copy_everything(msgpack::type::object_type, std::size_t, void*) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   const char* const chars = reinterpret_cast<const char*>(data);
 

@@ -214,7 +214,7 @@ void check_elements(span stream, span sizes, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   if (input.empty()) return 0;
   const std::size_t k = std::min<std::size_t>(std::to_integer<std::size_t>(input[0]) % 8, size - 1);

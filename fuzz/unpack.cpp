@@ -145,7 +145,7 @@ void check_type(std::span<const std::byte> input) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_type<fuzz_types::everything>(input);
   check_type<fuzz_types::row>(input);

@@ -43,15 +43,15 @@ bool document::reserve_stack(std::size_t n) noexcept {
   return true;
 }
 
-result<document> document::parse(std::span<const std::byte> bytes, limits lim,
-                                 document_options options) {
+result<document> document::parse_bytes(std::span<const std::byte> bytes, limits lim,
+                                       document_options options) {
   document doc;
-  if (auto r = doc.parse_into(bytes, lim, options); !r) return r.error();
+  if (auto r = doc.parse_into_bytes(bytes, lim, options); !r) return r.error();
   return doc;
 }
 
-result<void> document::parse_into(std::span<const std::byte> bytes, limits lim,
-                                  document_options options) {
+result<void> document::parse_into_bytes(std::span<const std::byte> bytes, limits lim,
+                                        document_options options) {
   size_ = 0;
   consumed_ = 0;
   input_ = bytes.data();

@@ -769,8 +769,8 @@ result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_opt
   });
 }
 
-result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_options& options,
-                            const limits& lim) {
+result<std::string> detail::to_json_bytes(std::span<const std::byte> msgpack,
+                                          const to_json_options& options, const limits& lim) {
   reader r(msgpack, lim);
   return catching_bad_alloc<std::string>(r, [&]() -> result<std::string> {
     std::string out;

@@ -331,8 +331,8 @@ std::size_t shared_structures::find(std::span<const std::string> keys) const noe
   return list_.size();
 }
 
-result<shared_structures> shared_structures::load(std::span<const std::byte> bytes,
-                                                  const limits& lim) {
+result<shared_structures> shared_structures::load_bytes(std::span<const std::byte> bytes,
+                                                        const limits& lim) {
 #if __cpp_exceptions
   try {
 #endif
@@ -384,8 +384,8 @@ result<buffer> shared_structures::save() const {
 
 // --- decoder ---------------------------------------------------------------------------------
 
-result<std::size_t> records_decoder::expand(std::span<const std::byte> bytes, std::size_t offset,
-                                            buffer& out) {
+result<std::size_t> records_decoder::expand_bytes(std::span<const std::byte> bytes,
+                                                  std::size_t offset, buffer& out) {
   start_message();
   std::size_t pos = offset;
   const std::size_t in = bytes.size() - std::min(offset, bytes.size());
@@ -400,7 +400,7 @@ result<std::size_t> records_decoder::expand(std::span<const std::byte> bytes, st
   return pos;
 }
 
-result<document> records_decoder::parse(std::span<const std::byte> bytes) {
+result<document> records_decoder::parse_bytes(std::span<const std::byte> bytes) {
   scratch_.clear();
   auto end = expand(bytes, 0, scratch_);
   if (!end) return end.error();
@@ -408,7 +408,7 @@ result<document> records_decoder::parse(std::span<const std::byte> bytes) {
   return document::parse(scratch_.bytes(), options_.limits, {.copy = true, .utf8 = options_.utf8});
 }
 
-result<value> records_decoder::read_value(std::span<const std::byte> bytes) {
+result<value> records_decoder::read_value_bytes(std::span<const std::byte> bytes) {
   auto doc = parse(bytes);
   if (!doc) return doc.error();
   return detail::make_value(doc->root());

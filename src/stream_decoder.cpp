@@ -119,7 +119,7 @@ bool stream_decoder::reserve_tail(std::size_t n) noexcept {
   return true;
 }
 
-result<void> stream_decoder::feed(std::span<const std::byte> bytes) noexcept {
+result<void> stream_decoder::feed_bytes(std::span<const std::byte> bytes) noexcept {
   if (err_) return error();
   if (bytes.empty()) return {};
   if (!reserve_tail(bytes.size())) return error();

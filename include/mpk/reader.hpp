@@ -30,12 +30,14 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "mpk/bytes.hpp"
 #include "mpk/detail/reader_decoders.hpp"
 #include "mpk/detail/reader_extent.hpp"
 #include "mpk/error.hpp"
@@ -70,33 +72,32 @@ class basic_reader {
   /// A reader with no input: every read is errc::truncated.
   basic_reader() noexcept = default;
 
-  /// A reader over `input`, enforcing `lim` (the default limits unless given) and checking
-  /// the strings that `utf8` says for valid UTF-8.
+  /// A reader over `input` (any mpk::byte_input: std::string, std::span<const std::byte>,
+  /// std::vector<std::uint8_t>, mpk::buffer, ...), enforcing `lim` (the default limits unless
+  /// given) and checking the strings that `utf8` says for valid UTF-8. The reader views
+  /// `input`, which must outlive it: a temporary that owns its bytes (a std::string, a
+  /// vector, a buffer) does not compile.
   ///
-  ///     mpk::reader r(std::span<const std::byte>(buf.data(), buf.size()));
-  explicit basic_reader(std::span<const std::byte> input, limits lim = {},
-                        utf8_check utf8 = utf8_check::owned) noexcept
-      : begin_(input.data()),
-        p_(input.data()),
-        end_(input.data() + input.size()),
-        lim_(lim),
-        utf8_(utf8) {}
+  ///     mpk::reader r(msg);   // a std::string holding a message
+  template <class B>
+  requires byte_input<std::remove_cvref_t<B>>
+  explicit basic_reader(B&& input, limits lim = {}, utf8_check utf8 = utf8_check::owned) noexcept
+      : basic_reader(checked_view<B>(input), lim, utf8, 0) {}
 
   /// A reader over `size` bytes at `data`.
   basic_reader(const void* data, std::size_t size, limits lim = {},
                utf8_check utf8 = utf8_check::owned) noexcept
       : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), lim,
-                     utf8) {}
+                     utf8, 0) {}
 
-  /// A reader over the bytes of `input` (e.g. a std::string holding a message).
-  explicit basic_reader(std::string_view input, limits lim = {},
-                        utf8_check utf8 = utf8_check::owned) noexcept
-      : basic_reader(input.data(), input.size(), lim, utf8) {}
-
-  /// Starts again on `input`, with the same limits, and clears the error.
-  void reset(std::span<const std::byte> input) noexcept {
-    begin_ = p_ = input.data();
-    end_ = input.data() + input.size();
+  /// Starts again on `input` (viewed, as by the constructor), with the same limits, and
+  /// clears the error.
+  template <class B>
+  requires byte_input<std::remove_cvref_t<B>>
+  void reset(B&& input) noexcept {
+    const std::span<const std::byte> in = checked_view<B>(input);
+    begin_ = p_ = in.data();
+    end_ = in.data() + in.size();
     err_ = {};
   }
 
@@ -391,6 +392,22 @@ class basic_reader {
       return 0;
     }
     return static_cast<std::size_t>(w.at - p);
+  }
+
+  basic_reader(std::span<const std::byte> input, limits lim, utf8_check utf8, int) noexcept
+      : begin_(input.data()),
+        p_(input.data()),
+        end_(input.data() + input.size()),
+        lim_(lim),
+        utf8_(utf8) {}
+
+  // The view a reader takes of `input`; a temporary that owns its bytes would dangle.
+  template <class B>
+  static std::span<const std::byte> checked_view(const std::remove_cvref_t<B>& input) noexcept {
+    static_assert(std::is_lvalue_reference_v<B> || std::ranges::borrowed_range<B>,
+                  "mpk::reader: the input is a temporary that owns its bytes, and the reader "
+                  "would point into it after it is destroyed; keep it in a variable");
+    return mpk::as_bytes(input);
   }
 
   /// Records errc::invalid_utf8 for the str at `at` (already consumed: the reader stops there).

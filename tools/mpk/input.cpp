@@ -252,8 +252,7 @@ bool input_stream::open() {
       std::fprintf(stderr, "mpk: %s\n", why.c_str());
       return false;
     }
-    auto loaded =
-        mpk::shared_structures::load(std::span<const std::byte>(bytes.data(), bytes.size()));
+    auto loaded = mpk::shared_structures::load(bytes);
     if (!loaded) {
       std::fprintf(stderr,
                    "mpk: %s: %s (expected msgpackr's pack(structures): an array of arrays of "

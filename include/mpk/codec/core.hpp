@@ -265,18 +265,19 @@ result<void> unpack(reader& r, T& out, const unpack_options& options = {}) {
   return {};
 }
 
-/// Decodes one whole message into a new T (default-constructed first, so members the input
-/// does not mention keep their defaults). Strings and binaries read into std::string_view or
-/// std::span<const std::byte> members point into `bytes`, which must then outlive them.
+/// Decodes one whole message (any mpk::byte_input) into a new T (default-constructed first, so
+/// members the input does not mention keep their defaults). Strings and binaries read into
+/// std::string_view or std::span<const std::byte> members point into `bytes`, which must then
+/// outlive them.
 ///
 ///     mpk::result<order> o = mpk::unpack<order>(buf);
 ///     auto strict = mpk::unpack<order>(buf, {.strict = true});
 ///
 /// Errors: those of unpack(reader&, T&), and errc::trailing_bytes when bytes follow the
 /// value (unless options.allow_trailing_bytes).
-template <class T>
-[[nodiscard]] result<T> unpack(std::span<const std::byte> bytes,
-                               const unpack_options& options = {}) {
+template <class T, byte_input B>
+[[nodiscard]] result<T> unpack(const B& input, const unpack_options& options = {}) {
+  const std::span<const std::byte> bytes = mpk::as_bytes(input);
   static_assert(std::is_default_constructible_v<T>,
                 "mpk::unpack<T>: T must be default-"
                 "constructible; unpack into an existing "

@@ -89,16 +89,18 @@ class MPK_API stream_decoder {
 
   // --- input ---------------------------------------------------------------------------
 
-  /// Appends a copy of `bytes` to the stream. Returns the sticky error, if any; or
-  /// errc::limit_exceeded (offset: the stream offset of the first byte not yet taken by
+  /// Appends a copy of `bytes` (any mpk::byte_input) to the stream. Returns the sticky error, if
+  /// any; or errc::limit_exceeded (offset: the stream offset of the first byte not yet taken by
   /// next()) when the decoder would hold more than max_buffer_size bytes: take the complete
   /// messages with next() before feeding more; errc::out_of_memory when the buffer cannot
   /// grow. On error nothing is appended.
-  result<void> feed(std::span<const std::byte> bytes) noexcept;
-  result<void> feed(const void* data, std::size_t size) noexcept {
-    return feed(std::span<const std::byte>(static_cast<const std::byte*>(data), size));
+  template <byte_input B>
+  result<void> feed(const B& bytes) noexcept {
+    return feed_bytes(mpk::as_bytes(bytes));
   }
-  result<void> feed(std::string_view bytes) noexcept { return feed(bytes.data(), bytes.size()); }
+  result<void> feed(const void* data, std::size_t size) noexcept {
+    return feed_bytes(std::span<const std::byte>(static_cast<const std::byte*>(data), size));
+  }
 
   /// Room for up to `n` bytes at the end of the stream, to read into directly (no copy):
   /// fewer than `n` when max_buffer_size allows fewer, and empty on error (see error()) or
@@ -238,6 +240,7 @@ class MPK_API stream_decoder {
   const stream_options& options() const noexcept { return options_; }
 
  private:
+  result<void> feed_bytes(std::span<const std::byte> bytes) noexcept;
   static constexpr std::size_t ready = 0;
   static constexpr std::size_t waiting = 1;
   static constexpr std::size_t failed = 2;

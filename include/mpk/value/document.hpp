@@ -392,7 +392,7 @@ class MPK_API document {
   document& operator=(const document&) = delete;
   ~document() = default;
 
-  /// Parses one complete MessagePack value from `bytes`.
+  /// Parses one complete MessagePack value from `bytes` (any mpk::byte_input).
   ///
   ///     auto doc = mpk::document::parse(bytes, {.max_depth = 64});
   ///
@@ -408,8 +408,10 @@ class MPK_API document {
   /// first in the input is reported),
   /// errc::too_large (an input of 4 GiB or more: offsets are 32-bit),
   /// errc::out_of_memory (the arena could not grow).
-  static result<document> parse(std::span<const std::byte> bytes, limits lim = {},
-                                document_options options = {});
+  template <byte_input B>
+  static result<document> parse(const B& bytes, limits lim = {}, document_options options = {}) {
+    return parse_bytes(mpk::as_bytes(bytes), lim, options);
+  }
 
   /// Like parse(), into this document: its arena, stack and copy buffer are reused, so once
   /// warm no allocation happens. Views taken from the previous message become invalid. On
@@ -419,8 +421,10 @@ class MPK_API document {
   ///     for (auto& msg : messages) if (auto r = doc.parse_into(msg); !r) ...;
   ///
   /// Errors: those of parse().
-  result<void> parse_into(std::span<const std::byte> bytes, limits lim = {},
-                          document_options options = {});
+  template <byte_input B>
+  result<void> parse_into(const B& bytes, limits lim = {}, document_options options = {}) {
+    return parse_into_bytes(mpk::as_bytes(bytes), lim, options);
+  }
 
   /// The top-level value; missing when the document is empty.
   value_ref root() const noexcept {
@@ -442,6 +446,10 @@ class MPK_API document {
   }
 
  private:
+  static result<document> parse_bytes(std::span<const std::byte> bytes, limits lim,
+                                      document_options options);
+  result<void> parse_into_bytes(std::span<const std::byte> bytes, limits lim,
+                                document_options options);
   bool reserve_nodes(std::size_t n, std::size_t keep) noexcept;
   bool reserve_stack(std::size_t n) noexcept;
   mpk::error check_utf8() const noexcept;

@@ -75,7 +75,10 @@ class MPK_API shared_structures {
   /// arrays of str), errc::limit_exceeded (more than max_shared_structures, or a length above
   /// `lim`), errc::truncated, errc::invalid_marker, errc::invalid_utf8, errc::trailing_bytes,
   /// errc::depth_exceeded, errc::out_of_memory.
-  static result<shared_structures> load(std::span<const std::byte> bytes, const limits& lim = {});
+  template <byte_input B>
+  static result<shared_structures> load(const B& bytes, const limits& lim = {}) {
+    return load_bytes(mpk::as_bytes(bytes), lim);
+  }
 
   /// Writes the structures as msgpackr's `pack(structures)` does (an array of arrays of str),
   /// for msgpackr's `new Packr({structures: unpack(bytes)})` or getStructures.
@@ -83,6 +86,7 @@ class MPK_API shared_structures {
   result<buffer> save() const;
 
  private:
+  static result<shared_structures> load_bytes(std::span<const std::byte> bytes, const limits& lim);
   static result<shared_structures> load_keys(std::span<const std::byte> bytes,
                                              const limits& lim);  // load(), may throw
   std::vector<keys_type> list_;
@@ -262,21 +266,34 @@ class MPK_API records_decoder {
   /// undefined two-byte id), errc::type_mismatch (a definition whose keys are not an array
   /// of str), errc::out_of_memory. Keys repeated in a definition give a map with a repeated
   /// key (a document: the last wins).
-  result<std::size_t> expand(std::span<const std::byte> bytes, std::size_t offset, buffer& out);
+  template <byte_input B>
+  result<std::size_t> expand(const B& bytes, std::size_t offset, buffer& out) {
+    return expand_bytes(mpk::as_bytes(bytes), offset, out);
+  }
 
   /// Parses one whole message into a document that owns its (expanded) bytes.
   /// Errors: those of expand(), errc::trailing_bytes (bytes after the value), and those of
   /// document::parse (errc::invalid_utf8 with utf8_check::all).
-  result<document> parse(std::span<const std::byte> bytes);
+  template <byte_input B>
+  result<document> parse(const B& bytes) {
+    return parse_bytes(mpk::as_bytes(bytes));
+  }
 
   /// Reads one whole message into an owning value. Errors: those of parse().
-  result<value> read_value(std::span<const std::byte> bytes);
+  template <byte_input B>
+  result<value> read_value(const B& bytes) {
+    return read_value_bytes(mpk::as_bytes(bytes));
+  }
 
   /// The table of definitions (for records/typed.hpp).
   detail::record_table& table() noexcept { return table_; }
 
  private:
   friend struct records_access;
+  result<std::size_t> expand_bytes(std::span<const std::byte> bytes, std::size_t offset,
+                                   buffer& out);
+  result<document> parse_bytes(std::span<const std::byte> bytes);
+  result<value> read_value_bytes(std::span<const std::byte> bytes);
   void start_message() noexcept {
     if (options_.mode == records_mode::per_message) table_.reset();
   }

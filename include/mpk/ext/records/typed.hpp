@@ -470,9 +470,10 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 /// errc::out_of_range, errc::invalid_utf8, and in strict mode errc::unknown_key,
 /// errc::missing_key, errc::duplicate_key; errors of a value decoded by its own codec
 /// after expansion carry the offset where that value starts.
-template <class T>
-result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::byte> bytes,
-                                   std::size_t offset, T& out, const unpack_options& options = {}) {
+template <class T, byte_input B>
+result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset, T& out,
+                                   const unpack_options& options = {}) {
+  const std::span<const std::byte> bytes = mpk::as_bytes(input);
   records_access::start(dec);
   const records_options& o = dec.options();
   detail::rec::cursor c{bytes.data(),
@@ -501,9 +502,10 @@ result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::by
 /// (unless options.allow_trailing_bytes).
 ///
 ///     auto beers = mpk::unpack_records<std::vector<beer>>(dec, bytes);
-template <class T>
-[[nodiscard]] result<T> unpack_records(records_decoder& dec, std::span<const std::byte> bytes,
+template <class T, byte_input B>
+[[nodiscard]] result<T> unpack_records(records_decoder& dec, const B& input,
                                        const unpack_options& options = {}) {
+  const std::span<const std::byte> bytes = mpk::as_bytes(input);
   result<T> out;  // T value-initialized in place: decoded there and returned without a move
   const result<std::size_t> end = unpack_records(dec, bytes, 0, *out, options);
   if (!end)
