@@ -96,8 +96,8 @@ std::string expected_w1_json(std::span<const small_fields::record> records) {
 /// lockstep: every value equal, except that a binary must have become the string of its
 /// base64. Returns an empty string when they agree, else where they first differ.
 std::string compare_plain(bytes_view original, bytes_view converted) {
-  mpk::reader a(original, mpk::limits::trusted());
-  mpk::reader b(converted, mpk::limits::trusted());
+  mpk::reader a(original, {.limits = mpk::limits::trusted()});
+  mpk::reader b(converted, {.limits = mpk::limits::trusted()});
   std::string b64;
   std::size_t index = 0;
   auto differ = [&](const char* what) {

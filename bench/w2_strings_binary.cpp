@@ -147,7 +147,7 @@ void nl_write(std::vector<std::uint8_t>& out, const w2_case& c) {
 /// std::string (a copy), std::u16string (transcoded, always checked).
 template <class T, mpk::utf8_check U, class C>
 bool mpk_read_str(bytes_view in, std::size_t n, C& c) {
-  mpk::reader r(in, {}, U);
+  mpk::reader r(in, {.utf8 = U});
   for (std::size_t i = 0; i < n; ++i) {
     const T v = r.template read<T>();
     c(std::basic_string_view<typename T::value_type>(v));

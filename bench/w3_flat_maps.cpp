@@ -157,7 +157,7 @@ template <class Maps>  // a range of record or of plain_record
 bool mpk_write(mpk::buffer& out, const Maps& maps) {
   mpk::writer w(out);
   for (const auto& r : maps)
-    (void)mpk::pack(r, w);
+    (void)mpk::pack(w, r);
   return w.ok();
 }
 
@@ -317,7 +317,7 @@ bool mpk_read_dynamic(bytes_view in, std::size_t maps, C& c) {
   mpk::document doc;
   std::size_t off = 0;
   for (std::size_t i = 0; i < maps; ++i) {
-    if (!doc.parse_into(in.subspan(off), {}, {.allow_trailing = true})) return false;
+    if (!doc.parse_into(in.subspan(off), {.read = {.allow_trailing = true}})) return false;
     off += doc.consumed();
     const mpk::value_ref root = doc.root();
     if (!root.is_map()) return false;
@@ -659,13 +659,13 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   };
   add("write", "mpk", "reference bytes",
       "mpk::buffer preallocated, clear() each pass; "
-      "mpk::pack(struct, writer) per map",
+      "mpk::pack(writer, struct) per map",
       write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
                  [ctx](mpk::buffer& b) { return mpk_write(b, ctx->maps); },
                  [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
   add("write", "mpk-reflected", "reference bytes",
       "mpk::buffer preallocated, clear() each pass; "
-      "mpk::pack(struct, writer) per map, a plain aggregate without MPK_MAP (reflected)",
+      "mpk::pack(writer, struct) per map, a plain aggregate without MPK_MAP (reflected)",
       write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
                  [ctx](mpk::buffer& b) { return mpk_write(b, ctx->plain_maps); },
                  [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));

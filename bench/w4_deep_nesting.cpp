@@ -293,7 +293,7 @@ bool mpk_dom(bytes_view in, std::size_t copies, C& c) {
   mpk::document doc;
   std::size_t off = 0;
   for (std::size_t k = 0; k < copies; ++k) {
-    if (!doc.parse_into(in.subspan(off), {}, {.allow_trailing = true})) return false;
+    if (!doc.parse_into(in.subspan(off), {.read = {.allow_trailing = true}})) return false;
     off += doc.consumed();
     if constexpr (Walk) {
       const bool ok = walk_dom(

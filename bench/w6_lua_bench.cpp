@@ -36,7 +36,7 @@ template <class T>
 T mpk_round_trip(const T& v, mpk::buffer& buf) {
   buf.clear();
   mpk::writer w(buf);
-  if (!mpk::pack(v, w)) return T{};
+  if (!mpk::pack(w, v)) return T{};
   auto r = mpk::unpack<T>(buf.bytes());
   return r ? std::move(*r) : T{};
 }
@@ -140,7 +140,7 @@ bool add_dataset(workload_table& t, const dataset& d, const T& value, bool list_
     return got == *data ? std::string() : std::string("timed loop unpacked other values");
   };
   checks::add_op(
-      t, name, "mpk", mpk_v, "mpk::pack(v, writer) into a reused mpk::buffer, mpk::unpack<T>",
+      t, name, "mpk", mpk_v, "mpk::pack(writer, v) into a reused mpk::buffer, mpk::unpack<T>",
       [data, buf = std::make_shared<mpk::buffer>()] { return mpk_round_trip(*data, *buf); },
       same_check);
   checks::add_op(

@@ -508,7 +508,7 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
   mpk::buffer pm;
   {
     mpk::writer w(pm);
-    (void)mpk::pack(c->data, w);
+    (void)mpk::pack(w, c->data);
   }
   const std::string maps_v = checks::byte_verdict(c->maps.bytes(), pm.bytes(), "mpk::pack");
   mpk::records_encoder enc;
@@ -563,11 +563,11 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
   };
   checks::add_op(
       t, enc_m, "mpk", "reference bytes (mpk_gen's); same values",
-      "mpk::pack(list, writer) of MPK_MAP structs into a reused mpk::buffer",
+      "mpk::pack(writer, list) of MPK_MAP structs into a reused mpk::buffer",
       [c, out = std::make_shared<mpk::buffer>()] {
         out->clear();
         mpk::writer w(*out);
-        return mpk::pack(c->data, w) ? out->size() : 0;
+        return mpk::pack(w, c->data) ? out->size() : 0;
       },
       size_check(c->maps.size()));
   checks::add_op(

@@ -488,7 +488,7 @@ bool is_prefix(std::span<const std::byte> part, std::span<const std::byte> whole
 void check_decodes(const program& p, std::span<const std::byte> out) {
   std::vector<token> got;
   std::vector<std::uint64_t> stack;
-  mpk::reader r(out, mpk::limits::trusted());
+  mpk::reader r(out, {.limits = mpk::limits::trusted()});
   MPK_FUZZ_CHECK(!mpk_fuzz::walk_value(r, 64, stack, [&](const token& t) {
     token v = t;
     if (v.family == mpk::type::sint && !v.negative) v.family = mpk::type::uint;
@@ -503,7 +503,7 @@ void check_decodes(const program& p, std::span<const std::byte> out) {
     got[k].bytes = want.bytes = {};
     MPK_FUZZ_CHECK(got[k] == want);
   }
-  const mpk::result<mpk::document> doc = mpk::document::parse(out, mpk::limits::trusted());
+  const mpk::result<mpk::document> doc = mpk::document::parse(out, {.read = {.limits = mpk::limits::trusted()}});
   MPK_FUZZ_CHECK(doc.has_value());
   MPK_FUZZ_CHECK(doc->root().size() == p.expected[0].t.count);
 }

@@ -19,7 +19,7 @@ namespace {
 void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   std::vector<std::uint64_t> stack;
   stack.reserve(64);
-  mpk::reader r(input, lim);
+  mpk::reader r(input, {.limits = lim});
   while (!r.at_end()) {
     const std::size_t start = r.position();
     mpk::reader sizer = r;  // a copy: field_size() consumes nothing, but keep r untouched

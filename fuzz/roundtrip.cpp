@@ -26,7 +26,7 @@ using mpk_fuzz::token;
 std::size_t decode_all(std::span<const std::byte> input, const mpk::limits& lim,
                        std::vector<token>& out) {
   std::vector<std::uint64_t> stack;
-  mpk::reader r(input, lim);
+  mpk::reader r(input, {.limits = lim});
   std::size_t good = 0;
   while (!r.at_end()) {
     const std::size_t before = out.size();

@@ -114,7 +114,7 @@ void check_type(std::span<const std::byte> input) {
   const std::size_t budget = 256 * input.size() + 64 * 1024;
   std::optional<mpk::buffer> loose_bytes;
   for (bool strict : {false, true}) {
-    const mpk::unpack_options opts{.strict = strict};
+    const mpk::read_options opts{.strict = strict};
     mpk_fuzz::alloc_scope scope;
     mpk::result<T> v = mpk::unpack<T>(input, opts);
     MPK_FUZZ_CHECK(scope.peak() <= budget);

@@ -421,7 +421,7 @@ class converter {
         case type::array: {
           const std::uint32_t n = r.read_array_header();
           if (!r.ok()) return r.error();
-          if (depth_ >= r.get_limits().max_depth) return error{errc::depth_exceeded, at};
+          if (depth_ >= r.options().limits.max_depth) return error{errc::depth_exceeded, at};
           if (n == 0) {
             put(o, "[]");
             break;
@@ -434,7 +434,7 @@ class converter {
         case type::map: {
           const std::uint32_t n = r.read_map_header();
           if (!r.ok()) return r.error();
-          if (depth_ >= r.get_limits().max_depth) return error{errc::depth_exceeded, at};
+          if (depth_ >= r.options().limits.max_depth) return error{errc::depth_exceeded, at};
           const bool pairs = o_.lossless && !keys_are_plain(r, n);
           if (pairs) {
             put(o, "{\"$map\":");
@@ -770,8 +770,8 @@ result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_opt
 }
 
 result<std::string> detail::to_json_bytes(std::span<const std::byte> msgpack,
-                                          const to_json_options& options, const limits& lim) {
-  reader r(msgpack, lim);
+                                          const to_json_options& options) {
+  reader r(msgpack, options.read);
   return catching_bad_alloc<std::string>(r, [&]() -> result<std::string> {
     std::string out;
     out.reserve(msgpack.size() * 2);

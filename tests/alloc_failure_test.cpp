@@ -216,8 +216,7 @@ TEST(AllocFailure, DocumentParse) {
   for (const bytes* x : {&in, &deep}) {
     for (const bool strict : {false, true}) {
       fail_each_allocation([&] {
-        const auto doc = mpk::document::parse(
-            *x, {}, {.copy = true, .utf8 = mpk::utf8_check::all, .reject_duplicate_keys = strict});
+        const auto doc = mpk::document::parse(*x, {.read = {.utf8 = mpk::utf8_check::all, .strict = strict}, .copy = true});
         mpk_test::operation_done();
         if (!doc) return doc.error();
         EXPECT_EQ(doc->root().raw().size(), x->size());

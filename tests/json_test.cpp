@@ -218,10 +218,10 @@ TEST(ToJson, DepthIsBoundedWithoutRecursion) {
   // Exactly at the limit is fine; the limit comes from the reader.
   std::vector<std::byte> ok(8, std::byte{0x91});
   ok.push_back(std::byte{0xc0});
-  auto r8 = mpk::to_json(ok, {}, mpk::limits{.max_depth = 8});
+  auto r8 = mpk::to_json(ok, {.read = {.limits = {.max_depth = 8}}});
   ASSERT_TRUE(r8);
   EXPECT_EQ(*r8, std::string(8, '[') + "null" + std::string(8, ']') + "\n");
-  EXPECT_FALSE(mpk::to_json(ok, {}, mpk::limits{.max_depth = 7}));
+  EXPECT_FALSE(mpk::to_json(ok, {.read = {.limits = {.max_depth = 7}}}));
 }
 
 // --- to_json, lossless mode ------------------------------------------------------------

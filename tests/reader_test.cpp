@@ -890,13 +890,13 @@ TEST(ReaderHostile, CleanErrorsWithoutLargeAllocations) {
         const mpk::limits lim = trusted ? mpk::limits::trusted() : mpk::limits{};
         const errc want = trusted ? c.trusted : c.by_default;
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           std::string text;
           dump(r, text);
           EXPECT_EQ(r.error(), err(want, 0)) << c.h << " trusted " << trusted;
         }
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           g_track = true;
           r.skip();
           g_track = false;
@@ -904,7 +904,7 @@ TEST(ReaderHostile, CleanErrorsWithoutLargeAllocations) {
           EXPECT_EQ(r.position(), 0u);
         }
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           g_track = true;
           const std::size_t n = r.field_size();
           g_track = false;
@@ -912,7 +912,7 @@ TEST(ReaderHostile, CleanErrorsWithoutLargeAllocations) {
           EXPECT_EQ(r.error(), err(want, 0)) << c.h;
         }
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           g_track = true;
           const auto raw = r.raw_value();
           g_track = false;
@@ -1021,7 +1021,7 @@ TEST(ReaderHostile, DeepNesting) {
     EXPECT_EQ(r.error(), err(errc::depth_exceeded, 512));
   }
   {
-    mpk::reader r(deep, mpk::limits{.max_depth = 10});
+    mpk::reader r(deep, {.limits = {.max_depth = 10}});
     r.skip();
     EXPECT_EQ(r.error(), err(errc::depth_exceeded, 10));
   }
@@ -1033,7 +1033,7 @@ TEST(ReaderHostile, DeepNesting) {
   g_largest = 0;
   g_track = true;
   {
-    mpk::reader r(deep, mpk::limits::trusted());
+    mpk::reader r(deep, {.limits = mpk::limits::trusted()});
     r.skip();
     EXPECT_EQ(r.error(), err(errc::truncated, 99999));
   }
@@ -1070,11 +1070,11 @@ TEST(ReaderHostile, DepthLimitIsExact) {
   EXPECT_EQ(r3.error(), err(errc::depth_exceeded, 1024));
 
   const bytes empty_array = hex("90");
-  mpk::reader z(empty_array, mpk::limits{.max_depth = 0});
+  mpk::reader z(empty_array, {.limits = {.max_depth = 0}});
   z.skip();
   EXPECT_EQ(z.error(), err(errc::depth_exceeded, 0));
   const bytes scalar = hex("01");
-  mpk::reader z2(scalar, mpk::limits{.max_depth = 0});
+  mpk::reader z2(scalar, {.limits = {.max_depth = 0}});
   z2.skip();
   EXPECT_TRUE(z2.ok());
 }
@@ -1228,7 +1228,7 @@ TEST(ReaderLimits, EachLimitIsInclusive) {
   };
   for (const row& c : rows) {
     for (const bytes& in : both_paths(hex(c.h))) {
-      mpk::reader r(in, lim);
+      mpk::reader r(in, {.limits = lim});
       r.skip();
       if (c.want == errc::ok) {
         EXPECT_TRUE(r.ok()) << c.h;
@@ -1236,7 +1236,7 @@ TEST(ReaderLimits, EachLimitIsInclusive) {
       } else {
         EXPECT_EQ(r.error().code, c.want) << c.h;
       }
-      mpk::reader d(in, lim);
+      mpk::reader d(in, {.limits = lim});
       std::string text;
       dump(d, text);
       if (c.want == errc::ok || c.want == errc::depth_exceeded)
@@ -1265,11 +1265,11 @@ TEST(ReaderLimits, DefaultsAndTrusted) {
   mpk::reader r(big);
   EXPECT_EQ(r.read_array_header(), 0u);
   EXPECT_EQ(r.error(), err(errc::limit_exceeded, 0));
-  mpk::reader t2(big, mpk::limits::trusted());
+  mpk::reader t2(big, {.limits = mpk::limits::trusted()});
   EXPECT_EQ(t2.read_array_header(), (1u << 24) + 1);
-  mpk::reader t3(big, mpk::limits::trusted());
+  mpk::reader t3(big, {.limits = mpk::limits::trusted()});
   EXPECT_EQ(t3.field_size(), big.size());
-  EXPECT_EQ(t3.get_limits().max_array_len, max);
+  EXPECT_EQ(t3.options().limits.max_array_len, max);
 }
 
 // --- agreement of skip, field_size, raw_value; unchecked reads identically ---------------

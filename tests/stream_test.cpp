@@ -364,7 +364,7 @@ TEST(StreamDecoder, DocumentOutputEqualsParseAtEverySplitPoint) {
   const auto [input, sizes] = mixed_stream();
   std::vector<mpk::document> expected;
   for (const bytes& m : one_shot(mpk::as_bytes(input)))
-    expected.push_back(*mpk::document::parse(m, {}, {.copy = true}));
+    expected.push_back(*mpk::document::parse(m, {.copy = true}));
   for (std::size_t cut = 0; cut <= input.size(); cut += 7) {
     mpk::stream_decoder dec;
     mpk::document doc;
@@ -510,13 +510,13 @@ TEST(StreamDecoder, ErrorsCarryTheStreamOffsetAndResetRecovers) {
 
 TEST(StreamDecoder, LimitsApply) {
   {  // a str above max_str_len, found from its header before the payload arrives
-    mpk::stream_decoder dec({.limits = {.max_str_len = 10}});
+    mpk::stream_decoder dec({.read = {.limits = {.max_str_len = 10}}});
     ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("05 91 d9 20"))).has_value());
     EXPECT_EQ(dec.next()->size(), 1u);
     EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::limit_exceeded, 2}));
   }
   {  // nesting deeper than max_depth
-    mpk::stream_decoder dec({.limits = {.max_depth = 3}});
+    mpk::stream_decoder dec({.read = {.limits = {.max_depth = 3}}});
     ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("91 91 91 c0"))).has_value());
     EXPECT_EQ(dec.next()->size(), 4u);
     ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("91 91"))).has_value());
@@ -525,14 +525,14 @@ TEST(StreamDecoder, LimitsApply) {
     EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::depth_exceeded, 7}));
   }
   {  // an array count above max_array_len
-    mpk::stream_decoder dec({.limits = {.max_array_len = 2}});
+    mpk::stream_decoder dec({.read = {.limits = {.max_array_len = 2}}});
     ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("dc 00"))).has_value());
     EXPECT_TRUE(dec.next()->empty());
     ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("03"))).has_value());
     EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::limit_exceeded, 0}));
   }
   {  // a declared count far beyond the bytes: waits (bounded memory), never allocates for it
-    mpk::stream_decoder dec({.limits = mpk::limits::trusted(), .max_buffer_size = 1024});
+    mpk::stream_decoder dec({.read = {.limits = mpk::limits::trusted()}, .max_buffer_size = 1024});
     ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("dd ff ff ff ff 01 02"))).has_value());
     EXPECT_TRUE(dec.next()->empty());
     EXPECT_EQ(dec.finish().error(), (mpk::error{mpk::errc::truncated, 0}));
@@ -589,7 +589,7 @@ TEST(StreamDecoder, ElementWiseArray) {
   EXPECT_EQ(scalar.next().error(), (mpk::error{mpk::errc::type_mismatch, 2}));
 
   // Items nest one level less than max_depth (the container is depth 1).
-  mpk::stream_decoder deep({.limits = {.max_depth = 2}, .elements = true});
+  mpk::stream_decoder deep({.read = {.limits = {.max_depth = 2}}, .elements = true});
   ASSERT_TRUE(deep.feed(mpk::as_bytes(hex("92 91 01 91 91 01"))).has_value());
   EXPECT_EQ(deep.next()->size(), 2u);
   EXPECT_EQ(deep.next().error(), (mpk::error{mpk::errc::depth_exceeded, 4}));

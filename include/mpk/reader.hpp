@@ -73,24 +73,23 @@ class basic_reader {
   basic_reader() noexcept = default;
 
   /// A reader over `input` (any mpk::byte_input: std::string, std::span<const std::byte>,
-  /// std::vector<std::uint8_t>, mpk::buffer, ...), enforcing `lim` (the default limits unless
-  /// given) and checking the strings that `utf8` says for valid UTF-8. The reader views
+  /// std::vector<std::uint8_t>, mpk::buffer, ...), enforcing `options.limits` and checking
+  /// the strings that `options.utf8` says for valid UTF-8. The reader views
   /// `input`, which must outlive it: a temporary that owns its bytes (a std::string, a
   /// vector, a buffer) does not compile.
   ///
   ///     mpk::reader r(msg);   // a std::string holding a message
   template <class B>
   requires byte_input<std::remove_cvref_t<B>>
-  explicit basic_reader(B&& input, limits lim = {}, utf8_check utf8 = utf8_check::owned) noexcept
-      : basic_reader(checked_view<B>(input), lim, utf8, 0) {}
+  explicit basic_reader(B&& input, const read_options& options = {}) noexcept
+      : basic_reader(checked_view<B>(input), options, 0) {}
 
   /// A reader over `size` bytes at `data`.
-  basic_reader(const void* data, std::size_t size, limits lim = {},
-               utf8_check utf8 = utf8_check::owned) noexcept
-      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), lim,
-                     utf8, 0) {}
+  basic_reader(const void* data, std::size_t size, const read_options& options = {}) noexcept
+      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size),
+                     options, 0) {}
 
-  /// Starts again on `input` (viewed, as by the constructor), with the same limits, and
+  /// Starts again on `input` (viewed, as by the constructor), with the same options, and
   /// clears the error.
   template <class B>
   requires byte_input<std::remove_cvref_t<B>>
@@ -101,10 +100,9 @@ class basic_reader {
     err_ = {};
   }
 
-  /// The limits this reader enforces.
-  const limits& get_limits() const noexcept { return lim_; }
-  /// Which strings this reader checks for valid UTF-8.
-  utf8_check get_utf8_check() const noexcept { return utf8_; }
+  /// The options this reader was given: the limits it enforces, the strings it checks for
+  /// UTF-8, and (for the decoders layered on it) strictness.
+  const read_options& options() const noexcept { return options_; }
 
   // --- state ---------------------------------------------------------------------------
 
@@ -220,7 +218,7 @@ class basic_reader {
   [[nodiscard]] MPK_ALWAYS_INLINE std::string_view read_str() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
-    if (utf8_ == utf8_check::all && !is_valid_utf8(s)) [[unlikely]]
+    if (options_.utf8 == utf8_check::all && !is_valid_utf8(s)) [[unlikely]]
       return invalid_utf8_at(at);
     return s;
   }
@@ -230,7 +228,7 @@ class basic_reader {
   [[nodiscard]] std::string read_string() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
-    if (utf8_ != utf8_check::none && !is_valid_utf8(s)) [[unlikely]]
+    if (options_.utf8 != utf8_check::none && !is_valid_utf8(s)) [[unlikely]]
       return std::string(invalid_utf8_at(at));
 #if __cpp_exceptions
     try {
@@ -352,10 +350,10 @@ class basic_reader {
     if constexpr (is_checked) {
       const auto avail = static_cast<std::size_t>(end_ - p);
       if (avail >= 9) [[likely]]
-        return finish(D::template run<true>(p, p, avail, lim_));
+        return finish(D::template run<true>(p, p, avail, options_.limits));
       return finish(detail::decode_short<D>(p, end_, limits_copy()));
     } else {
-      return finish(D::template run<false>(p, p, 0, lim_));
+      return finish(D::template run<false>(p, p, 0, options_.limits));
     }
   }
 
@@ -377,12 +375,12 @@ class basic_reader {
     if constexpr (is_checked) {
       const auto avail = static_cast<std::size_t>(end_ - p);
       if (avail >= 9) [[likely]] {
-        const detail::extent x = detail::value_extent<true>(p, avail, lim_);
+        const detail::extent x = detail::value_extent<true>(p, avail, options_.limits);
         if (!x.container && x.ec == errc::ok) [[likely]]
           return x.size;
       }
     } else {
-      const detail::extent x = detail::value_extent<false>(p, 0, lim_);
+      const detail::extent x = detail::value_extent<false>(p, 0, options_.limits);
       if (!x.container && x.ec == errc::ok) [[likely]]
         return x.size;
     }
@@ -394,12 +392,11 @@ class basic_reader {
     return static_cast<std::size_t>(w.at - p);
   }
 
-  basic_reader(std::span<const std::byte> input, limits lim, utf8_check utf8, int) noexcept
+  basic_reader(std::span<const std::byte> input, const read_options& options, int) noexcept
       : begin_(input.data()),
         p_(input.data()),
         end_(input.data() + input.size()),
-        lim_(lim),
-        utf8_(utf8) {}
+        options_(options) {}
 
   // The view a reader takes of `input`; a temporary that owns its bytes would dangle.
   template <class B>
@@ -420,8 +417,8 @@ class basic_reader {
   /// itself (a compiler may pass a by-value aggregate by address, and the reader would then
   /// no longer live in registers).
   MPK_ALWAYS_INLINE limits limits_copy() const noexcept {
-    return limits{lim_.max_depth,   lim_.max_str_len,   lim_.max_bin_len,
-                  lim_.max_ext_len, lim_.max_array_len, lim_.max_map_len};
+    return limits{options_.limits.max_depth,   options_.limits.max_str_len,   options_.limits.max_bin_len,
+                  options_.limits.max_ext_len, options_.limits.max_array_len, options_.limits.max_map_len};
   }
 
   /// Records the first error (a later one is ignored) and stops the reader: the end moves to
@@ -441,9 +438,8 @@ class basic_reader {
   const std::byte* begin_ = nullptr;
   const std::byte* p_ = nullptr;
   const std::byte* end_ = nullptr;
-  limits lim_{};
+  read_options options_{};
   detail::sticky_error err_{};
-  utf8_check utf8_ = utf8_check::owned;
 };
 
 /// The reader for untrusted input: every check on (the default policy).

@@ -117,7 +117,7 @@ class selector {
       out_.append(reinterpret_cast<const char*>(value.data()), value.size());
       return {};
     }
-    mpk::reader one(value, r.get_limits());
+    mpk::reader one(value, r.options());
     if (auto res = mpk::to_json(one, out_, options_); !res)
       return {res.error().code, base + start + res.error().offset};
     out_ += '\n';

@@ -255,7 +255,7 @@ struct item {
 template <class Visit>
 mpk::error walk(mpk::reader& r, std::span<const std::byte> input, std::size_t base, Visit&& visit) {
   std::vector<std::uint64_t> owed;  // items still owed by each open container
-  const std::uint32_t max_depth = r.get_limits().max_depth;
+  const std::uint32_t max_depth = r.options().limits.max_depth;
   do {
     item it;
     const std::size_t at = r.position();

@@ -73,11 +73,12 @@ class MPK_API shared_structures {
   /// Reads what msgpackr's `pack(structures)` wrote: an array of arrays of str.
   /// Errors (with the offset of the offending value): errc::type_mismatch (not an array of
   /// arrays of str), errc::limit_exceeded (more than max_shared_structures, or a length above
-  /// `lim`), errc::truncated, errc::invalid_marker, errc::invalid_utf8, errc::trailing_bytes,
+  /// options.limits), errc::truncated, errc::invalid_marker, errc::invalid_utf8,
+  /// errc::trailing_bytes (unless options.allow_trailing),
   /// errc::depth_exceeded, errc::out_of_memory.
   template <byte_input B>
-  static result<shared_structures> load(const B& bytes, const limits& lim = {}) {
-    return load_bytes(mpk::as_bytes(bytes), lim);
+  static result<shared_structures> load(const B& bytes, const read_options& options = {}) {
+    return load_bytes(mpk::as_bytes(bytes), options);
   }
 
   /// Writes the structures as msgpackr's `pack(structures)` does (an array of arrays of str),
@@ -86,9 +87,10 @@ class MPK_API shared_structures {
   result<buffer> save() const;
 
  private:
-  static result<shared_structures> load_bytes(std::span<const std::byte> bytes, const limits& lim);
+  static result<shared_structures> load_bytes(std::span<const std::byte> bytes,
+                                              const read_options& options);
   static result<shared_structures> load_keys(std::span<const std::byte> bytes,
-                                             const limits& lim);  // load(), may throw
+                                             const read_options& options);  // may throw
   std::vector<keys_type> list_;
 };
 
@@ -107,11 +109,11 @@ struct records_options {
   records_mode mode = records_mode::per_message;
   /// Shared structures (not owned: they must outlive the decoder or encoder), or none.
   const shared_structures* shared = nullptr;
-  /// Limits of the input. A record instance counts as a map (depth, max_map_len); a
-  /// definition's key list as an array of str.
-  mpk::limits limits{};
-  /// UTF-8 checks, as for a reader or document.
-  utf8_check utf8 = utf8_check::owned;
+  /// How the input is read: its limits (a record instance counts as a map: depth,
+  /// max_map_len; a definition's key list as an array of str), UTF-8 checks, strict mode
+  /// (typed decoding: see read_options::strict; parse() and read_value(): duplicate keys),
+  /// trailing bytes (parse(), read_value(), unpack_records(dec, bytes)).
+  read_options read{};
   /// Decoding into a document or value expands records into plain maps (each instance
   /// repeats its keys): the expanded bytes may be at most `max_expansion` times the input
   /// plus 4 KiB (errc::limit_exceeded beyond). Typed decoding does not expand.

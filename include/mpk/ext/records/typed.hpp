@@ -307,8 +307,8 @@ void read_fallback(cursor& c, T& out) {
   if (e) return c.fail(c.begin + e.offset, e.code);
   const std::span<const std::byte> bytes =
       saw ? expanded.bytes() : std::span<const std::byte>(at, c.begin + pos - at);
-  reader r(bytes, lim, c.utf8);
-  read_context ctx(unpack_options{.strict = c.strict});
+  reader r(bytes, {.limits = lim, .utf8 = c.utf8, .strict = c.strict});
+  read_context ctx(r.options());
   detail::unpack_top(r, out, ctx);
   if (const mpk::error re = r.error()) return c.fail(saw ? at : at + re.offset, re.code);
   c.p = c.begin + pos;
@@ -449,7 +449,7 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
     writer<buffer> pw(plain, w.options());
     pack_value(pw, v);
     if (!pw.ok()) return w.set_error(pw.error().code);
-    auto doc = document::parse(plain.bytes(), limits::trusted());
+    auto doc = document::parse(plain.bytes(), {.read = {.limits = limits::trusted()}});
     if (!doc) return w.set_error(doc.error().code);
     if (auto r = enc.write_value(w, doc->root()); !r) w.set_error(r.error().code);
   }
@@ -459,8 +459,10 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 
 /// Decodes the value at `bytes[offset]` (msgpackr records resolved through `dec`) into `out`
 /// and returns the offset just past it. Members the input does not mention keep their value.
-/// `options.strict` is honoured; limits and UTF-8 checks are the decoder's
-/// (records_options). In per_message mode each call starts from the shared structures only.
+/// It is read with `options` (limits, UTF-8 checks, strict mode) when given, else with the
+/// decoder's (records_options::read): options given here replace the decoder's for this
+/// call, limits included. In per_message mode each call starts from the shared structures
+/// only.
 ///
 ///     std::size_t at = 0;
 ///     while (at < bytes.size()) { beer b; auto r = mpk::unpack_records(dec, bytes, at, b);
@@ -471,18 +473,17 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 /// errc::missing_key, errc::duplicate_key; errors of a value decoded by its own codec
 /// after expansion carry the offset where that value starts.
 template <class T, byte_input B>
-result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset, T& out,
-                                   const unpack_options& options = {}) {
+result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset,
+                                   T& out, const read_options& options) {
   const std::span<const std::byte> bytes = mpk::as_bytes(input);
   records_access::start(dec);
-  const records_options& o = dec.options();
   detail::rec::cursor c{bytes.data(),
                         bytes.data() + std::min(offset, bytes.size()),
                         bytes.data() + bytes.size(),
                         &dec.table(),
                         &dec,
-                        o.limits,
-                        o.utf8,
+                        options.limits,
+                        options.utf8,
                         options.strict};
 #if __cpp_exceptions
   try {
@@ -498,21 +499,33 @@ result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::si
   return static_cast<std::size_t>(c.p - c.begin);
 }
 
-/// Decodes one whole message into a new T. Errors: those above, and errc::trailing_bytes
-/// (unless options.allow_trailing_bytes).
+/// The same, with the decoder's read options.
+template <class T, byte_input B>
+result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset,
+                                   T& out) {
+  return unpack_records(dec, input, offset, out, dec.options().read);
+}
+
+/// Decodes one whole message into a new T, with `options` (else the decoder's read options,
+/// as above). Errors: those above, and errc::trailing_bytes (unless allow_trailing).
 ///
 ///     auto beers = mpk::unpack_records<std::vector<beer>>(dec, bytes);
 template <class T, byte_input B>
 [[nodiscard]] result<T> unpack_records(records_decoder& dec, const B& input,
-                                       const unpack_options& options = {}) {
+                                       const read_options& options) {
   const std::span<const std::byte> bytes = mpk::as_bytes(input);
   result<T> out;  // T value-initialized in place: decoded there and returned without a move
   const result<std::size_t> end = unpack_records(dec, bytes, 0, *out, options);
   if (!end)
     out = end.error();
-  else if (!options.allow_trailing_bytes && *end != bytes.size())
+  else if (!options.allow_trailing && *end != bytes.size())
     out = mpk::error{errc::trailing_bytes, *end};
   return out;
+}
+
+template <class T, byte_input B>
+[[nodiscard]] result<T> unpack_records(records_decoder& dec, const B& input) {
+  return unpack_records<T>(dec, input, dec.options().read);
 }
 
 /// Encodes `v` as one message appended to `out` (map-mode structs as records, see the top of
