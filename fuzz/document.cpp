@@ -133,7 +133,8 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     MPK_FUZZ_CHECK(earlier_truncation || depth_first);
   }
 
-  mpk::result<mpk::document> lenient = mpk::document::parse(input, {.read = {.limits = lim, .allow_trailing = true}});
+  mpk::result<mpk::document> lenient =
+      mpk::document::parse(input, {.read = {.limits = lim, .allow_trailing = true}});
   MPK_FUZZ_CHECK(lenient.has_value() == r.ok());
   if (!lenient) return;  // the error: checked above
   MPK_FUZZ_CHECK(lenient->consumed() == first);
@@ -154,8 +155,10 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   MPK_FUZZ_CHECK(copied.has_value());
   MPK_FUZZ_CHECK(copied->root() == lenient->root());
   mpk::document reused;
-  MPK_FUZZ_CHECK(reused.parse_into(input, {.read = {.limits = lim, .allow_trailing = true}}).has_value());
-  MPK_FUZZ_CHECK(reused.parse_into(input, {.read = {.limits = lim, .allow_trailing = true}}).has_value());
+  MPK_FUZZ_CHECK(
+      reused.parse_into(input, {.read = {.limits = lim, .allow_trailing = true}}).has_value());
+  MPK_FUZZ_CHECK(
+      reused.parse_into(input, {.read = {.limits = lim, .allow_trailing = true}}).has_value());
   MPK_FUZZ_CHECK(reused.root() == lenient->root());
 }
 

@@ -503,7 +503,8 @@ void check_decodes(const program& p, std::span<const std::byte> out) {
     got[k].bytes = want.bytes = {};
     MPK_FUZZ_CHECK(got[k] == want);
   }
-  const mpk::result<mpk::document> doc = mpk::document::parse(out, {.read = {.limits = mpk::limits::trusted()}});
+  const mpk::result<mpk::document> doc =
+      mpk::document::parse(out, {.read = {.limits = mpk::limits::trusted()}});
   MPK_FUZZ_CHECK(doc.has_value());
   MPK_FUZZ_CHECK(doc->root().size() == p.expected[0].t.count);
 }

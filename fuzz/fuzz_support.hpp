@@ -98,7 +98,7 @@ mpk::error walk_value(mpk::reader& r, std::uint32_t max_depth, std::vector<std::
         t.float_bits = std::bit_cast<std::uint64_t>(r.read<double>());
         break;
       case mpk::type::str:
-        t.bytes = r.read_str();
+        t.bytes = r.read_string_view();
         break;
       case mpk::type::bin: {
         const auto b = r.read_bin();

@@ -40,7 +40,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
       if (e.code != mpk::errc::depth_exceeded) {
         MPK_FUZZ_CHECK(r.at_end() && r.remaining() == 0);
         MPK_FUZZ_CHECK(r.read<std::uint64_t>() == 0);
-        MPK_FUZZ_CHECK(r.read_str().empty());
+        MPK_FUZZ_CHECK(r.read_string_view().empty());
         MPK_FUZZ_CHECK(r.error() == e);
       }
       return;

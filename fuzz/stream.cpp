@@ -197,7 +197,8 @@ std::vector<span> one_shot_items(span stream, const mpk::limits& lim, bool& clea
 void check_elements(span stream, span sizes, const mpk::limits& lim) {
   bool clean = false;
   const std::vector<span> expected = one_shot_items(stream, lim, clean);
-  mpk::stream_decoder dec({.read = {.limits = lim}, .max_buffer_size = stream.size() + 1, .elements = true});
+  mpk::stream_decoder dec(
+      {.read = {.limits = lim}, .max_buffer_size = stream.size() + 1, .elements = true});
   std::vector<std::vector<std::byte>> got;
   span m;
   each_message(dec, stream, sizes, raw_take(dec, m),

@@ -394,7 +394,7 @@ class converter {
           break;
         }
         case type::str: {
-          const std::string_view s = r.read_str();
+          const std::string_view s = r.read_string_view();
           if (!r.ok()) return r.error();
           if (auto e = write_str(o, s, at)) return e;
           break;
@@ -496,7 +496,7 @@ class converter {
           // key_text frame.
           if (r.remaining() != 0 && r.peek() == type::str) {
             const std::size_t at = r.position();
-            const std::string_view k = r.read_str();
+            const std::string_view k = r.read_string_view();
             if (!r.ok()) return r.error();
             if (auto e = write_str(o, k, at)) return e;
             ++f.done;
@@ -703,7 +703,7 @@ class converter {
   MPK_JSON_COLD static bool keys_are_plain(reader look, std::uint32_t n) {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (look.peek() != type::str) return false;
-      const std::string_view k = look.read_str();
+      const std::string_view k = look.read_string_view();
       if (!look.ok()) return false;  // the main pass reports the error
       if ((!k.empty() && k[0] == '$') || !is_valid_utf8(k)) return false;
       look.skip();

@@ -365,8 +365,7 @@ result<shared_structures> shared_structures::load_keys(std::span<const std::byte
     auto added = out.add(std::move(keys));
     if (!added) return mpk::error{added.error().code, r.position()};
   }
-  if (!options.allow_trailing && !r.at_end())
-    return mpk::error{errc::trailing_bytes, r.position()};
+  if (!options.allow_trailing && !r.at_end()) return mpk::error{errc::trailing_bytes, r.position()};
   return out;
 }
 

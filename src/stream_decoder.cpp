@@ -22,7 +22,8 @@ constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max() / 4;
 read_options unit_options(const stream_options& o) noexcept {
   read_options unit = o.read;
   unit.allow_trailing = false;
-  if (o.elements && unit.limits.max_depth != 0) --unit.limits.max_depth;  // the container is depth 1
+  if (o.elements && unit.limits.max_depth != 0)
+    --unit.limits.max_depth;  // the container is depth 1
   return unit;
 }
 

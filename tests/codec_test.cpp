@@ -231,7 +231,7 @@ struct mpk::codec<handmade> {
   }
   static void read(mpk::reader& r, handmade& out, mpk::read_context& ctx) {
     const std::size_t at = r.position();
-    const std::string_view s = r.read_str();
+    const std::string_view s = r.read_string_view();
     if (!r.ok()) return;
     const auto comma = s.find(',');
     if (comma == std::string_view::npos) return ctx.fail(r, mpk::errc::type_mismatch, at);

@@ -538,8 +538,11 @@ TEST(Document, ErrorsCarryTheOffsetOfTheOffendingValue) {
             (mpk::error{errc::limit_exceeded, 1}));
   EXPECT_EQ(parse_error(hex("91 91 91 01"), {.read = {.limits = {.max_depth = 2}}}),
             (mpk::error{errc::depth_exceeded, 2}));
-  EXPECT_TRUE(document::parse(mpk::as_bytes(hex("91 91 91 01")), {.read = {.limits = {.max_depth = 3}}}).has_value());
-  EXPECT_EQ(parse_error(hex("91 90"), {.read = {.limits = {.max_depth = 1}}}), (mpk::error{errc::depth_exceeded, 1}));
+  EXPECT_TRUE(
+      document::parse(mpk::as_bytes(hex("91 91 91 01")), {.read = {.limits = {.max_depth = 3}}})
+          .has_value());
+  EXPECT_EQ(parse_error(hex("91 90"), {.read = {.limits = {.max_depth = 1}}}),
+            (mpk::error{errc::depth_exceeded, 1}));
 }
 
 TEST(Document, ErrorsAgreeWithTheReadersSkip) {
@@ -603,7 +606,8 @@ TEST(Document, Utf8Policies) {
               (mpk::error{errc::invalid_utf8, 4}));
     EXPECT_EQ(parse_error(hex("81 a1 ff 01"), {.read = {.utf8 = mpk::utf8_check::all}}),
               (mpk::error{errc::invalid_utf8, 1}));
-    EXPECT_TRUE(document::parse(mpk::as_bytes(hex("92 a2 6f 6b a3 e2 9c 93")), {.read = {.utf8 = mpk::utf8_check::all}})
+    EXPECT_TRUE(document::parse(mpk::as_bytes(hex("92 a2 6f 6b a3 e2 9c 93")),
+                                {.read = {.utf8 = mpk::utf8_check::all}})
                     .has_value());
   }
   {  // none: nothing is checked
@@ -654,7 +658,9 @@ TEST(DocumentMemory, HugeDeclaredCountFailsWithoutAllocating) {
   }
   EXPECT_EQ(parse_error(bytes).code, errc::limit_exceeded);  // above max_array_len
   EXPECT_EQ(parse_error(bytes, {.read = {.limits = mpk::limits::trusted()}}).code, errc::truncated);
-  EXPECT_EQ(parse_error(hex("df ff ff ff ff 01 01"), {.read = {.limits = mpk::limits::trusted()}}).code, errc::truncated);
+  EXPECT_EQ(
+      parse_error(hex("df ff ff ff ff 01 01"), {.read = {.limits = mpk::limits::trusted()}}).code,
+      errc::truncated);
 }
 
 TEST(DocumentMemory, NestedHugeCountsShareTheInputBytes) {

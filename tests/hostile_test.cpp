@@ -394,7 +394,7 @@ TEST(Hostile, NeverUsedMarker) {
   for (int k = 0; k < 5; ++k) {
     mpk::reader t(c1);
     if (k == 0) (void)t.read<int>();
-    if (k == 1) (void)t.read_str();
+    if (k == 1) (void)t.read_string_view();
     if (k == 2) (void)t.read_array_header();
     if (k == 3) (void)t.read<double>();
     if (k == 4) t.read_nil();
@@ -427,7 +427,7 @@ TEST(Hostile, DeepNestingWithoutLimitsUsesNoStack) {
 // --- strings that are not UTF-8 ----------------------------------------------------------
 
 TEST(Hostile, InvalidUtf8IsPassedThroughByViews) {
-  // Views and skipping do not validate text (docs/security.md: UTF-8 policy): read_str()
+  // Views and skipping do not validate text (docs/security.md: UTF-8 policy): read_string_view()
   // returns the bytes as they are; read_value, which owns its strings, checks them.
   for (const char* h :
        {"a2 c0 80", "a3 ed a0 80", "a4 f4 90 80 80", "a2 e2 82", "a3 61 00 62", "a1 ff"}) {
@@ -446,7 +446,7 @@ TEST(Hostile, InvalidUtf8IsPassedThroughByViews) {
       }
     }
     mpk::reader r(in);
-    const std::string_view s = r.read_str();
+    const std::string_view s = r.read_string_view();
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(s.size(), in.size() - 1);
     EXPECT_EQ(std::memcmp(s.data(), in.data() + 1, s.size()), 0);
@@ -876,7 +876,7 @@ TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
     }
     {
       mpk::reader r(in, {.utf8 = mpk::utf8_check::all});  // views too
-      (void)r.read_str();
+      (void)r.read_string_view();
       EXPECT_EQ(r.error(), bad);
     }
     {

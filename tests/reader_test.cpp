@@ -489,7 +489,7 @@ TEST(ReaderStr, EveryLengthBoundaryInEveryForm) {
     for (const bytes& in : both_paths(head + payload)) {
       mpk::reader r(in);
       EXPECT_EQ(r.peek(), mpk::type::str);
-      const std::string_view s = r.read_str();
+      const std::string_view s = r.read_string_view();
       ASSERT_TRUE(r.ok()) << c.m << " " << c.n;
       EXPECT_EQ(s.size(), c.n);
       EXPECT_EQ(s, as_text(payload));
@@ -512,7 +512,7 @@ TEST(ReaderStr, NotBin) {
   EXPECT_EQ(r.error(), err(errc::type_mismatch, 0));
   const bytes b = hex("c4 01 61");
   mpk::reader r2(b);
-  EXPECT_TRUE(r2.read_str().empty());
+  EXPECT_TRUE(r2.read_string_view().empty());
   EXPECT_EQ(r2.error(), err(errc::type_mismatch, 0));
 }
 
@@ -710,7 +710,7 @@ void dump(R& r, std::string& out, int depth = 0) {
       out += std::to_string(r.template read<double>());
       break;
     case mpk::type::str:
-      out += '"' + std::string(r.read_str()) + '"';
+      out += '"' + std::string(r.read_string_view()) + '"';
       break;
     case mpk::type::bin:
       out += "bin" + std::to_string(r.read_bin().size());
@@ -848,11 +848,11 @@ TEST(ReaderTruncation, ScalarsCutShort) {
   // A str whose header fits but whose payload does not, with and without the fast path.
   const bytes s = hex("a5 61 62") + bytes{};
   mpk::reader r(s);
-  EXPECT_EQ(r.read_str(), "");
+  EXPECT_EQ(r.read_string_view(), "");
   EXPECT_EQ(r.error(), err(errc::truncated, 0));
   const bytes s2 = hex("da 00 40") + pattern(20);
   mpk::reader r2(s2);
-  EXPECT_EQ(r2.read_str(), "");
+  EXPECT_EQ(r2.read_string_view(), "");
   EXPECT_EQ(r2.error(), err(errc::truncated, 0));
 }
 
@@ -954,7 +954,7 @@ TEST(ReaderHostile, DirectHeaderReads) {
         EXPECT_EQ(r.read_map_header(), 0u);
         break;
       case 2:
-        EXPECT_EQ(r.read_str(), "");
+        EXPECT_EQ(r.read_string_view(), "");
         break;
       case 3:
         EXPECT_TRUE(r.read_bin().empty());
@@ -1096,7 +1096,7 @@ TEST(ReaderHostile, DeepButWithinTheInlineStackAndBeyond) {
 template <class R>
 void expect_stopped(R& r, mpk::error want) {
   EXPECT_EQ(r.template read<int>(), 0);
-  EXPECT_EQ(r.read_str(), "");
+  EXPECT_EQ(r.read_string_view(), "");
   EXPECT_EQ(r.template read<double>(), 0.0);
   EXPECT_EQ(r.read_array_header(), 0u);
   EXPECT_EQ(r.peek(), mpk::type::invalid);
@@ -1123,7 +1123,7 @@ TEST(ReaderSticky, FirstErrorIsKept) {
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.position(), 0u);
   EXPECT_EQ(r.read<int>(), 1);
-  EXPECT_EQ(r.read_str(), "x");
+  EXPECT_EQ(r.read_string_view(), "x");
   EXPECT_EQ(r.remaining(), 10u);
 }
 
@@ -1155,7 +1155,7 @@ TEST(ReaderSticky, Unchecked) {
   expect_stopped(r, err(errc::type_mismatch, 1));
   r.reset(in);
   EXPECT_EQ(r.read<int>(), 1);
-  EXPECT_EQ(r.read_str(), "x");
+  EXPECT_EQ(r.read_string_view(), "x");
   EXPECT_TRUE(r.ok());
 }
 
@@ -1172,7 +1172,7 @@ TEST(ReaderState, ConstructorsPositionRemaining) {
     EXPECT_EQ(r->read_array_header(), 3u);
     EXPECT_EQ(r->position(), 1u);
     EXPECT_EQ(r->read<int>(), 1);
-    EXPECT_EQ(r->read_str(), "hi");
+    EXPECT_EQ(r->read_string_view(), "hi");
     EXPECT_EQ(r->remaining(), 1u);
     EXPECT_FALSE(r->at_end());
     r->read_nil();
@@ -1193,7 +1193,7 @@ TEST(ReaderState, CopiesLookAhead) {
   EXPECT_EQ(ahead.read<int>(), 0);
   EXPECT_FALSE(ahead.ok());
   EXPECT_TRUE(r.ok());
-  EXPECT_EQ(r.read_str(), "x");
+  EXPECT_EQ(r.read_string_view(), "x");
   EXPECT_EQ(r.read<int>(), 5);
 }
 

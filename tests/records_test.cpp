@@ -159,7 +159,8 @@ TEST(records_decode, hostile_definitions) {
     deep += " 40";
   deep += " c0";
   EXPECT_EQ(expand(deep), error(errc::depth_exceeded, 6 + 511));
-  EXPECT_EQ(expand(deep, {.read = {.limits = mpk::limits::trusted()}}).substr(0, 12), "81 a1 61 81 ");
+  EXPECT_EQ(expand(deep, {.read = {.limits = mpk::limits::trusted()}}).substr(0, 12),
+            "81 a1 61 81 ");
 }
 
 TEST(records_decode, a_failed_definition_leaves_the_table_as_it_was) {

@@ -156,7 +156,7 @@ void check_prefix(std::span<const std::byte> full, std::size_t k, const test_val
       (void)r.read<double>();
       break;
     case kind::str:
-      EXPECT_TRUE(r.read_str().empty());
+      EXPECT_TRUE(r.read_string_view().empty());
       break;
     case kind::bin:
       EXPECT_TRUE(r.read_bin().empty());

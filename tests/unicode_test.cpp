@@ -800,7 +800,7 @@ TEST(ReaderUtf8, PolicyForViews) {
     mpk::reader r(msg, {.utf8 = mpk::utf8_check::all});
     (void)r.read_array_header();
     (void)r.read<int>();
-    EXPECT_EQ(r.read_str(), "");
+    EXPECT_EQ(r.read_string_view(), "");
     EXPECT_EQ(r.error().code, mpk::errc::invalid_utf8);
   }
   {
@@ -822,7 +822,7 @@ TEST(ReaderUtf8, PolicyForViews) {
     mpk::reader r(ok, {.utf8 = mpk::utf8_check::all});
     (void)r.read_array_header();
     (void)r.read<int>();
-    EXPECT_EQ(r.read_str(), "caf\xc3\xa9");
+    EXPECT_EQ(r.read_string_view(), "caf\xc3\xa9");
     EXPECT_TRUE(r.ok());
   }
 }

@@ -3,7 +3,7 @@
 //     mpk::reader r(bytes);
 //     std::uint32_t n = r.read_map_header();
 //     for (std::uint32_t i = 0; i < n; ++i) {
-//       std::string_view key = r.read_str();
+//       std::string_view key = r.read_string_view();
 //       if (key == "id") id = r.read<std::int64_t>();
 //       else r.skip();
 //     }
@@ -86,8 +86,8 @@ class basic_reader {
 
   /// A reader over `size` bytes at `data`.
   basic_reader(const void* data, std::size_t size, const read_options& options = {}) noexcept
-      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size),
-                     options, 0) {}
+      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), options,
+                     0) {}
 
   /// Starts again on `input` (viewed, as by the constructor), with the same options, and
   /// clears the error.
@@ -180,7 +180,7 @@ class basic_reader {
     } else if constexpr (std::is_same_v<T, std::u16string>) {
       return read_u16string();
     } else if constexpr (std::is_same_v<T, std::string_view>) {
-      return read_str();
+      return read_string_view();
     } else {
       static_assert(!std::is_same_v<T, char> && !std::is_same_v<T, wchar_t> &&
                         !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
@@ -215,7 +215,7 @@ class basic_reader {
   /// Errors (returning ""): errc::truncated, errc::invalid_marker, errc::type_mismatch,
   /// errc::limit_exceeded (longer than limits::max_str_len), errc::invalid_utf8 (with
   /// utf8_check::all; the offset is the str's).
-  [[nodiscard]] MPK_ALWAYS_INLINE std::string_view read_str() noexcept {
+  [[nodiscard]] MPK_ALWAYS_INLINE std::string_view read_string_view() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
     if (options_.utf8 == utf8_check::all && !is_valid_utf8(s)) [[unlikely]]
@@ -224,7 +224,7 @@ class basic_reader {
   }
 
   /// Reads a str into a new std::string, checked for UTF-8 unless utf8_check::none.
-  /// Errors (returning ""): those of read_str(), errc::invalid_utf8, errc::out_of_memory.
+  /// Errors (returning ""): those of read_string_view(), errc::invalid_utf8, errc::out_of_memory.
   [[nodiscard]] std::string read_string() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
@@ -244,7 +244,7 @@ class basic_reader {
 
   /// Reads a str into a new std::u16string, transcoded from UTF-8 (always checked: the
   /// result never holds a lone surrogate).
-  /// Errors (returning u""): those of read_str(), errc::invalid_utf8, errc::out_of_memory.
+  /// Errors (returning u""): those of read_string_view(), errc::invalid_utf8, errc::out_of_memory.
   [[nodiscard]] std::u16string read_u16string() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
@@ -417,8 +417,9 @@ class basic_reader {
   /// itself (a compiler may pass a by-value aggregate by address, and the reader would then
   /// no longer live in registers).
   MPK_ALWAYS_INLINE limits limits_copy() const noexcept {
-    return limits{options_.limits.max_depth,   options_.limits.max_str_len,   options_.limits.max_bin_len,
-                  options_.limits.max_ext_len, options_.limits.max_array_len, options_.limits.max_map_len};
+    return limits{options_.limits.max_depth,     options_.limits.max_str_len,
+                  options_.limits.max_bin_len,   options_.limits.max_ext_len,
+                  options_.limits.max_array_len, options_.limits.max_map_len};
   }
 
   /// Records the first error (a later one is ignored) and stops the reader: the end moves to

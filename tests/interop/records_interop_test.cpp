@@ -188,7 +188,9 @@ std::vector<mpk::document> plain_messages(std::span<const std::byte> bytes) {
   std::vector<mpk::document> out;
   std::size_t at = 0;
   while (at < bytes.size()) {
-    auto doc = mpk::document::parse(bytes.subspan(at), {.read = {.limits = mpk::limits::trusted(), .allow_trailing = true}, .copy = true});
+    auto doc = mpk::document::parse(
+        bytes.subspan(at),
+        {.read = {.limits = mpk::limits::trusted(), .allow_trailing = true}, .copy = true});
     EXPECT_TRUE(doc.has_value()) << "plain message at " << at;
     if (!doc) break;
     at += doc->consumed();
@@ -220,8 +222,9 @@ struct peer_files {
     if (loaded && loaded->size() > 0) shared = std::move(*loaded);
   }
   mpk::records_decoder decoder() const {
-    return mpk::records_decoder(
-        {.mode = c.mode, .shared = shared ? &*shared : nullptr, .read = {.limits = mpk::limits::trusted()}});
+    return mpk::records_decoder({.mode = c.mode,
+                                 .shared = shared ? &*shared : nullptr,
+                                 .read = {.limits = mpk::limits::trusted()}});
   }
 };
 
@@ -275,7 +278,8 @@ TEST_F(records_from_msgpackr, documents_equal_the_plain_encoding) {
       auto end = dec.expand(rec, at, expanded);
       ASSERT_TRUE(end.has_value()) << "message " << i << ": " << end.error().to_string();
       if (expanded.size() != *end - at) saw_record_bytes = true;
-      auto doc = mpk::document::parse(expanded.bytes(), {.read = {.limits = mpk::limits::trusted()}});
+      auto doc =
+          mpk::document::parse(expanded.bytes(), {.read = {.limits = mpk::limits::trusted()}});
       ASSERT_TRUE(doc.has_value());
       ASSERT_LT(i, want.size());
       std::string why;

@@ -35,7 +35,7 @@ class selector {
         for (std::uint32_t k = 0; k < n; ++k) {
           bool match = false;
           if (r.peek() == mpk::type::str)
-            match = r.read_str() == s.name;
+            match = r.read_string_view() == s.name;
           else
             r.skip();  // a key of another type never matches
           if (!r.ok()) return at(r, base);

@@ -284,7 +284,7 @@ mpk::error walk(mpk::reader& r, std::span<const std::byte> input, std::size_t ba
         it.f = r.read<double>();
         break;
       case mpk::type::str:
-        it.str = r.read_str();
+        it.str = r.read_string_view();
         it.count = it.str.size();
         break;
       case mpk::type::bin:

@@ -38,7 +38,6 @@ struct type_tag {
   using type = T;
 };
 
-
 /// A set of MessagePack types (bit `1 << mpk::type`): what a codec writes and reads first
 /// (`static constexpr mpk::wire_types wire` in the codec). Untagged variants choose their
 /// alternative by it, and unpack errors say what was expected from it.
@@ -356,7 +355,7 @@ struct codec<std::string_view> {
     w.write_str(v);
   }
   MPK_ALWAYS_INLINE static void read(reader& r, std::string_view& out) noexcept {
-    out = r.read_str();
+    out = r.read_string_view();
   }
   static constexpr wire_types wire = wire_of(type::str);
   static constexpr std::size_t direct_size(std::string_view v) noexcept { return 5 + v.size(); }

@@ -38,7 +38,7 @@ struct limits {
 ///     mpk::reader r(bytes, {.utf8 = mpk::utf8_check::all});
 enum class utf8_check : std::uint8_t {
   owned,  ///< the default: read<std::string>() and read<std::u16string>() check, views do not
-  all,    ///< views too: read<std::string_view>() and read_str()
+  all,    ///< views too: read<std::string_view>() and read_string_view()
   none,   ///< nothing but read<std::u16string>(), which cannot transcode invalid UTF-8
 };
 

@@ -447,8 +447,7 @@ class MPK_API document {
  private:
   static result<document> parse_bytes(std::span<const std::byte> bytes,
                                       const document_options& options);
-  result<void> parse_into_bytes(std::span<const std::byte> bytes,
-                                const document_options& options);
+  result<void> parse_into_bytes(std::span<const std::byte> bytes, const document_options& options);
   bool reserve_nodes(std::size_t n, std::size_t keep) noexcept;
   bool reserve_stack(std::size_t n) noexcept;
   mpk::error check_utf8() const noexcept;

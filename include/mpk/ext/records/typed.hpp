@@ -473,8 +473,8 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 /// errc::missing_key, errc::duplicate_key; errors of a value decoded by its own codec
 /// after expansion carry the offset where that value starts.
 template <class T, byte_input B>
-result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset,
-                                   T& out, const read_options& options) {
+result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset, T& out,
+                                   const read_options& options) {
   const std::span<const std::byte> bytes = mpk::as_bytes(input);
   records_access::start(dec);
   detail::rec::cursor c{bytes.data(),
