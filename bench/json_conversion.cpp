@@ -50,10 +50,6 @@ namespace {
 
 using bytes_view = std::span<const std::byte>;
 
-bytes_view bytes_of(std::string_view s) {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
-
 // --- the expected JSON of W1, written without mpk's JSON layer -------------------------------
 
 template <class T>
@@ -101,8 +97,8 @@ std::string expected_w1_json(std::span<const small_fields::record> records) {
 /// lockstep: every value equal, except that a binary must have become the string of its
 /// base64. Returns an empty string when they agree, else where they first differ.
 std::string compare_plain(bytes_view original, bytes_view converted) {
-  mpk::reader a(original, mpk::limits::trusted());
-  mpk::reader b(converted, mpk::limits::trusted());
+  mpk::reader a(original, {.limits = mpk::limits::trusted()});
+  mpk::reader b(converted, {.limits = mpk::limits::trusted()});
   std::string b64;
   std::size_t index = 0;
   auto differ = [&](const char* what) {
@@ -116,7 +112,8 @@ std::string compare_plain(bytes_view original, bytes_view converted) {
     if (ta == mpk::type::bin) {
       b64.clear();
       mpk::append_base64(b64, a.read_bin());
-      if (tb != mpk::type::str || b.read_str() != b64) return differ("binary is not its base64");
+      if (tb != mpk::type::str || b.read_string_view() != b64)
+        return differ("binary is not its base64");
     } else if (ta != tb) {
       return differ("another type");
     } else {
@@ -140,7 +137,7 @@ std::string compare_plain(bytes_view original, bytes_view converted) {
             return differ("another float64");
           break;
         case mpk::type::str:
-          if (a.read_str() != b.read_str()) return differ("another string");
+          if (a.read_string_view() != b.read_string_view()) return differ("another string");
           break;
         case mpk::type::array:
           if (a.read_array_header() != b.read_array_header()) return differ("another array size");
@@ -396,7 +393,7 @@ bool register_json_conversion(suite& s, const run_config& cfg) {
     return false;
   }
   for (json_data* d : {w1.get(), large.get()}) {
-    d->json_digest = fnv1a64(bytes_of(d->json));
+    d->json_digest = fnv1a64(mpk::as_bytes(d->json));
     d->back_digest = fnv1a64(d->back.bytes());
   }
 
@@ -446,7 +443,7 @@ bool register_json_conversion(suite& s, const run_config& cfg) {
                 [&] { return msgpack_to_json(in, out) ? out.data() : nullptr; },
                 [&](const char* last) {
                   if (last == nullptr) return std::string("to_json failed");
-                  return digest_check(bytes_of(out), d->json_digest);
+                  return digest_check(mpk::as_bytes(out), d->json_digest);
                 });
           });
     t.add(from_case, "mpk", "same values: the bytes checked in the to_json verification",

@@ -630,10 +630,6 @@ std::string check_sum(std::uint64_t got, std::uint64_t want) {
   return "timed loop read wrong values (checksum " + hex64(got) + ", expected " + hex64(want) + ")";
 }
 
-bytes_view view(const msgpack::sbuffer& b) {
-  return {reinterpret_cast<const std::byte*>(b.data()), b.size()};
-}
-
 std::string with_commas(std::size_t n) {
   std::string digits = std::to_string(n);
   std::string out;
@@ -709,8 +705,8 @@ bool verify_decoders(const w1_context& ctxr, bytes_view A, bytes_view B, bytes_v
   {
     msgpack::sbuffer b(64);
     cxx_write_implicit(b, recs);
-    ok &= same_as_implicit("msgpack-cxx sbuffer(64) writes what msgpack-cxx wrote above", view(b),
-                           dB);
+    ok &= same_as_implicit("msgpack-cxx sbuffer(64) writes what msgpack-cxx wrote above",
+                           mpk::as_bytes(b), dB);
   }
   return ok;
 }
@@ -753,8 +749,8 @@ bool register_small_fields(suite& s, const run_config& cfg) {
   ctx->explicit_digest = fnv1a64(ctx->explicit_.bytes());
   ctx->sum = expected_sum(recs);
 
-  const bytes_view A = ctx->implicit.bytes(), B = view(cxx_implicit);
-  const bytes_view C = ctx->explicit_.bytes(), D = view(cxx_explicit);
+  const bytes_view A = ctx->implicit.bytes(), B = mpk::as_bytes(cxx_implicit);
+  const bytes_view C = ctx->explicit_.bytes(), D = mpk::as_bytes(cxx_explicit);
   const std::uint64_t dB = fnv1a64(B), dD = fnv1a64(D);
   ctx->cxx_implicit_digest = dB;
   ctx->cxx_explicit_digest = dD;
@@ -882,7 +878,7 @@ bool register_small_fields(suite& s, const run_config& cfg) {
             return buf.data();
           },
           [&](char*) {
-            const std::string e = check_digest(view(buf), want);
+            const std::string e = check_digest(mpk::as_bytes(buf), want);
             return e.empty() ? e : "timed loop " + e;
           });
     };
@@ -937,7 +933,7 @@ bool register_small_fields(suite& s, const run_config& cfg) {
                 return buf.data();
               },
               [&](char*) {
-                const std::string e = check_digest(view(buf), ctx->cxx_implicit_digest);
+                const std::string e = check_digest(mpk::as_bytes(buf), ctx->cxx_implicit_digest);
                 return e.empty() ? e : "timed loop " + e;
               });
         });

@@ -58,9 +58,6 @@ struct w2_case {
 std::string_view as_text(std::span<const std::byte> b) noexcept {
   return {reinterpret_cast<const char*>(b.data()), b.size()};
 }
-std::span<const std::byte> as_bytes(std::string_view s) noexcept {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
 
 // --- consumers ---------------------------------------------------------------------------
 
@@ -103,7 +100,7 @@ bool mpk_write(mpk::buffer& out, const w2_case& c) {
     else if (c.k == kind::u16)
       w.write_str(std::u16string_view(c.u16));
     else
-      w.write_bin(as_bytes(c.payload));
+      w.write_bin(mpk::as_bytes(c.payload));
   }
   return w.ok();
 }
@@ -126,7 +123,7 @@ bool c_write(mc::output& out, const w2_case& c) {
   int e = 0;
   for (std::size_t i = 0; i < c.count; ++i)
     e |= c.k == kind::str ? mc::pack_str(out.packer(), c.payload)
-                          : mc::pack_bin(out.packer(), as_bytes(c.payload));
+                          : mc::pack_bin(out.packer(), mpk::as_bytes(c.payload));
   return e == 0;
 }
 
@@ -150,7 +147,7 @@ void nl_write(std::vector<std::uint8_t>& out, const w2_case& c) {
 /// std::string (a copy), std::u16string (transcoded, always checked).
 template <class T, mpk::utf8_check U, class C>
 bool mpk_read_str(bytes_view in, std::size_t n, C& c) {
-  mpk::reader r(in, {}, U);
+  mpk::reader r(in, {.utf8 = U});
   for (std::size_t i = 0; i < n; ++i) {
     const T v = r.template read<T>();
     c(std::basic_string_view<typename T::value_type>(v));
@@ -226,7 +223,7 @@ bool c_read(bytes_view in, std::size_t n, bool bin, C& c) {
     const std::string_view v = bin ? as_text(mc::bin(*o)) : mc::str(*o);
     if constexpr (Copy) {
       if (bin) {
-        const std::vector<std::byte> copy(as_bytes(v).begin(), as_bytes(v).end());
+        const std::vector<std::byte> copy(mpk::as_bytes(v).begin(), mpk::as_bytes(v).end());
         c(as_text(copy));
       } else {
         const std::string copy(v);
@@ -259,10 +256,6 @@ bool nl_read(bytes_view in, std::size_t n, bool bin, C& c) {
 }
 
 // --- the workload ------------------------------------------------------------------------
-
-bytes_view view(const msgpack::sbuffer& b) {
-  return {reinterpret_cast<const std::byte*>(b.data()), b.size()};
-}
 
 /// Payload bytes per value of every case name ("ascii_1k_read_view" -> 1024), for the GB/s
 /// facts added after the run.
@@ -419,19 +412,19 @@ bool register_strings_binary(suite& s, const run_config& cfg) {
       std::vector<std::uint8_t> nl_bytes;
       nl_bytes.reserve(A.size() + 64);
       nl_write(nl_bytes, c);
-      const std::string cxx_v = verify::bytes_verdict(view(cxx_bytes), A);
+      const std::string cxx_v = verify::bytes_verdict(mpk::as_bytes(cxx_bytes), A);
       const std::string c_v = verify::bytes_verdict(c_bytes.bytes(), A);
-      const std::string nl_v = verify::bytes_verdict(nl::bytes(nl_bytes), A);
+      const std::string nl_v = verify::bytes_verdict(mpk::as_bytes(nl_bytes), A);
       if (say) {
         std::printf("  %s: msgpack-cxx %s; msgpack-c %s; nlohmann %s\n", c.title.c_str(),
                     cxx_v.c_str(), c_v.c_str(), nl_v.c_str());
-        mpk_reads_back("msgpack-cxx", view(cxx_bytes));
+        mpk_reads_back("msgpack-cxx", mpk::as_bytes(cxx_bytes));
         mpk_reads_back("msgpack-c", c_bytes.bytes());
-        mpk_reads_back("nlohmann", nl::bytes(nl_bytes));
+        mpk_reads_back("nlohmann", mpk::as_bytes(nl_bytes));
       }
-      const std::uint64_t d_cxx = fnv1a64(view(cxx_bytes));
+      const std::uint64_t d_cxx = fnv1a64(mpk::as_bytes(cxx_bytes));
       const std::uint64_t d_c = fnv1a64(c_bytes.bytes());
-      const std::uint64_t d_nl = fnv1a64(nl::bytes(nl_bytes));
+      const std::uint64_t d_nl = fnv1a64(mpk::as_bytes(nl_bytes));
       add(id + "_write", "msgpack-cxx", cxx_v,
           bin ? "pack_bin(n) + pack_bin_body per value" : "pack_str(n) + pack_str_body per value",
           write_cell([](std::size_t cap) { return std::make_unique<msgpack::sbuffer>(cap); },
@@ -439,7 +432,7 @@ bool register_strings_binary(suite& s, const run_config& cfg) {
                        cxx_write(b, x);
                        return true;
                      },
-                     [](const msgpack::sbuffer& b) { return view(b); }, d_cxx));
+                     [](const msgpack::sbuffer& b) { return mpk::as_bytes(b); }, d_cxx));
       add(id + "_write", "msgpack-c", c_v,
           bin ? "msgpack_pack_bin + msgpack_pack_bin_body per value"
               : "msgpack_pack_str + msgpack_pack_str_body per value",
@@ -459,7 +452,7 @@ bool register_strings_binary(suite& s, const run_config& cfg) {
                 nl_write(b, x);
                 return true;
               },
-              [](const std::vector<std::uint8_t>& b) { return nl::bytes(b); }, d_nl));
+              [](const std::vector<std::uint8_t>& b) { return mpk::as_bytes(b); }, d_nl));
     }
 
     // Reads of mpk's bytes: verified with value_check, timed with value_sum.

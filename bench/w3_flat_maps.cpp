@@ -157,7 +157,7 @@ template <class Maps>  // a range of record or of plain_record
 bool mpk_write(mpk::buffer& out, const Maps& maps) {
   mpk::writer w(out);
   for (const auto& r : maps)
-    (void)mpk::pack(r, w);
+    (void)mpk::pack(w, r);
   return w.ok();
 }
 
@@ -317,7 +317,7 @@ bool mpk_read_dynamic(bytes_view in, std::size_t maps, C& c) {
   mpk::document doc;
   std::size_t off = 0;
   for (std::size_t i = 0; i < maps; ++i) {
-    if (!doc.parse_into(in.subspan(off), {}, {.allow_trailing = true})) return false;
+    if (!doc.parse_into(in.subspan(off), {.read = {.allow_trailing = true}})) return false;
     off += doc.consumed();
     const mpk::element root = doc.root();
     if (!root.is_map()) return false;
@@ -499,10 +499,6 @@ bool check_dynamic(const std::string& what, const w3_context& ctx, bytes_view in
   return verify::report(error.empty(), what, error);
 }
 
-bytes_view view(const msgpack::sbuffer& b) {
-  return {reinterpret_cast<const std::byte*>(b.data()), b.size()};
-}
-
 }  // namespace
 
 bool register_flat_maps(suite& s, const run_config& cfg) {
@@ -543,13 +539,13 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   ok &= c_write(c_bytes, maps);
   std::vector<std::uint8_t> nl_bytes;
   nl_write(nl_bytes, maps);
-  ctx->cxx_digest = fnv1a64(view(cxx_bytes));
+  ctx->cxx_digest = fnv1a64(mpk::as_bytes(cxx_bytes));
   ctx->c_digest = fnv1a64(c_bytes.bytes());
-  ctx->nl_digest = fnv1a64(nl::bytes(nl_bytes));
-  const std::string cxx_verdict = verify::bytes_verdict(view(cxx_bytes), A);
+  ctx->nl_digest = fnv1a64(mpk::as_bytes(nl_bytes));
+  const std::string cxx_verdict = verify::bytes_verdict(mpk::as_bytes(cxx_bytes), A);
   const std::string c_verdict = verify::bytes_verdict(c_bytes.bytes(), A);
   const std::string nl_verdict = verify::bytes_verdict(
-      nl::bytes(nl_bytes), A,
+      mpk::as_bytes(nl_bytes), A,
       "writes a double that float32 holds exactly as float32 (every float of W3 here), mpk "
       "writes float64");
 
@@ -566,9 +562,9 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
       bytes_view bytes;
     };
     const input inputs[] = {{"mpk", A},
-                            {"msgpack-cxx", view(cxx_bytes)},
+                            {"msgpack-cxx", mpk::as_bytes(cxx_bytes)},
                             {"msgpack-c", c_bytes.bytes()},
-                            {"nlohmann", nl::bytes(nl_bytes)}};
+                            {"nlohmann", mpk::as_bytes(nl_bytes)}};
     for (const input& in : inputs) {
       const std::string of = std::string(" reads ") + in.name + "'s bytes";
       ok &= check_typed(
@@ -663,13 +659,13 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
   };
   add("write", "mpk", "reference bytes",
       "mpk::buffer preallocated, clear() each pass; "
-      "mpk::pack(struct, writer) per map",
+      "mpk::pack(writer, struct) per map",
       write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
                  [ctx](mpk::buffer& b) { return mpk_write(b, ctx->maps); },
                  [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
   add("write", "mpk-reflected", "reference bytes",
       "mpk::buffer preallocated, clear() each pass; "
-      "mpk::pack(struct, writer) per map, a plain aggregate without MPK_MAP (reflected)",
+      "mpk::pack(writer, struct) per map, a plain aggregate without MPK_MAP (reflected)",
       write_cell([](std::size_t cap) { return std::make_unique<mpk::buffer>(cap); },
                  [ctx](mpk::buffer& b) { return mpk_write(b, ctx->plain_maps); },
                  [](const mpk::buffer& b) { return b.bytes(); }, ctx->ref_digest));
@@ -680,7 +676,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
                    cxx_write(b, ctx->cxx_maps);
                    return true;
                  },
-                 [](const msgpack::sbuffer& b) { return view(b); }, ctx->cxx_digest));
+                 [](const msgpack::sbuffer& b) { return mpk::as_bytes(b); }, ctx->cxx_digest));
   add("write", "msgpack-c", c_verdict,
       "msgpack_sbuffer preallocated, cleared each pass; msgpack_pack_map, then "
       "msgpack_pack_str + body / _int64 / _double / _true / _false per entry",
@@ -700,7 +696,7 @@ bool register_flat_maps(suite& s, const run_config& cfg) {
             nl_write(b, ctx->maps);
             return true;
           },
-          [](const std::vector<std::uint8_t>& b) { return nl::bytes(b); }, ctx->nl_digest));
+          [](const std::vector<std::uint8_t>& b) { return mpk::as_bytes(b); }, ctx->nl_digest));
 
   auto typed_cell = [ctx, unit](auto read) {
     return [=](benchmark::State& st) {

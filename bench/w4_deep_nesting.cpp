@@ -293,7 +293,7 @@ bool mpk_dom(bytes_view in, std::size_t copies, C& c) {
   mpk::document doc;
   std::size_t off = 0;
   for (std::size_t k = 0; k < copies; ++k) {
-    if (!doc.parse_into(in.subspan(off), {}, {.allow_trailing = true})) return false;
+    if (!doc.parse_into(in.subspan(off), {.read = {.allow_trailing = true}})) return false;
     off += doc.consumed();
     if constexpr (Walk) {
       const bool ok = walk_dom(
@@ -398,10 +398,6 @@ struct w4_depth {
   std::uint64_t sum = 0;   ///< level_sum over the stream
   std::uint64_t hash = 0;  ///< level_hash over the stream
 };
-
-bytes_view view(const msgpack::sbuffer& b) {
-  return {reinterpret_cast<const std::byte*>(b.data()), b.size()};
-}
 
 /// N of every case name ("examine_128" -> 128), for the per-level facts after the run.
 std::map<std::string, std::size_t>& case_depths() {
@@ -513,14 +509,14 @@ bool register_deep_nesting(suite& s, const run_config& cfg) {
     ok &= c_build(c_bytes, d.n, d.copies);
     std::vector<std::uint8_t> nl_bytes;
     nl_build(nl_bytes, d.n, d.copies);
-    const std::string cxx_v = verify::bytes_verdict(view(cxx_bytes), A);
+    const std::string cxx_v = verify::bytes_verdict(mpk::as_bytes(cxx_bytes), A);
     const std::string c_v = verify::bytes_verdict(c_bytes.bytes(), A);
-    const std::string nl_v = verify::bytes_verdict(nl::bytes(nl_bytes), A);
+    const std::string nl_v = verify::bytes_verdict(mpk::as_bytes(nl_bytes), A);
     if (say)
       std::printf("  N = %s: msgpack-cxx %s; msgpack-c %s; nlohmann %s\n", N.c_str(), cxx_v.c_str(),
                   c_v.c_str(), nl_v.c_str());
-    const std::uint64_t wants[] = {d.ref_digest, fnv1a64(view(cxx_bytes)), fnv1a64(c_bytes.bytes()),
-                                   fnv1a64(nl::bytes(nl_bytes))};
+    const std::uint64_t wants[] = {d.ref_digest, fnv1a64(mpk::as_bytes(cxx_bytes)),
+                                   fnv1a64(c_bytes.bytes()), fnv1a64(mpk::as_bytes(nl_bytes))};
     auto build_cell = [dp, unit](auto make_buffer, auto build, auto bytes_of, std::uint64_t want) {
       return [=](benchmark::State& st) {
         auto buf = make_buffer(dp->ref.size() + 64);
@@ -546,7 +542,7 @@ bool register_deep_nesting(suite& s, const run_config& cfg) {
                      cxx_build(b, n, c);
                      return true;
                    },
-                   [](const msgpack::sbuffer& b) { return view(b); }, wants[1]));
+                   [](const msgpack::sbuffer& b) { return mpk::as_bytes(b); }, wants[1]));
     add("build_" + N, "msgpack-c", c_v, "msgpack_pack_array, msgpack_pack_int(1..3) per level",
         build_cell([](std::size_t cap) { return std::make_unique<mc::output>(cap); },
                    [](mc::output& b, std::size_t n, std::size_t c) { return c_build(b, n, c); },
@@ -563,7 +559,7 @@ bool register_deep_nesting(suite& s, const run_config& cfg) {
               nl_build(b, n, c);
               return true;
             },
-            [](const std::vector<std::uint8_t>& b) { return nl::bytes(b); }, wants[3]));
+            [](const std::vector<std::uint8_t>& b) { return mpk::as_bytes(b); }, wants[3]));
 
     // Examines: verified by hash, timed by sum.
     auto add_walk = [&](const std::string& case_name, const std::string& impl,

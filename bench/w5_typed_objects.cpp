@@ -112,7 +112,7 @@ template <class T>
 std::size_t mpk_serialize(const T& v, mpk::buffer& out) {
   out.clear();
   mpk::writer w(out);
-  return mpk::pack(v, w) ? out.size() : 0;
+  return mpk::pack(w, v) ? out.size() : 0;
 }
 
 template <class T>
@@ -497,7 +497,7 @@ bool add_object(workload_table& t, std::shared_ptr<object_case<T>> c, bool list_
   std::vector<std::uint8_t> nb;
   nl_serialize(c->data, nb);
   const std::string nl_verdict = check_encoding(
-      "nlohmann", nl::bytes(nb),
+      "nlohmann", mpk::as_bytes(nb),
       map_mode ? "nlohmann::json keeps object keys sorted (std::map); it writes a double that "
                  "float32 holds exactly as float32"
                : "nlohmann writes a double that float32 holds exactly as float32");
@@ -538,9 +538,9 @@ bool add_object(workload_table& t, std::shared_ptr<object_case<T>> c, bool list_
   };
   checks::add_op(
       t, ser, "mpk", "reference bytes (mpk_gen's); " + mpk_des,
-      map_mode ? "mpk::pack(obj, writer) of an MPK_MAP struct (keys pre-encoded at compile time) "
+      map_mode ? "mpk::pack(writer, obj) of an MPK_MAP struct (keys pre-encoded at compile time) "
                  "into a reused mpk::buffer"
-               : "mpk::pack(obj, writer) into a reused mpk::buffer",
+               : "mpk::pack(writer, obj) into a reused mpk::buffer",
       [c, out = std::make_shared<mpk::buffer>(mpk_size)] { return mpk_serialize(c->data, *out); },
       bytes_check(mpk_size));
   checks::add_op(
@@ -621,7 +621,7 @@ bool add_object(workload_table& t, std::shared_ptr<object_case<T>> c, bool list_
     if (!ok) return false;
     checks::add_op(
         t, ser, "mpk-reflected", "reference bytes (mpk_gen's); same values from mpk's bytes",
-        "mpk::pack(obj, writer) of a plain aggregate (no MPK_MAP: keys from reflection, "
+        "mpk::pack(writer, obj) of a plain aggregate (no MPK_MAP: keys from reflection, "
         "pre-encoded at compile time) into a reused mpk::buffer",
         [plain, out = std::make_shared<mpk::buffer>(r_size)] {
           return mpk_serialize(*plain, *out);

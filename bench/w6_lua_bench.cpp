@@ -36,7 +36,7 @@ template <class T>
 T mpk_round_trip(const T& v, mpk::buffer& buf) {
   buf.clear();
   mpk::writer w(buf);
-  if (!mpk::pack(v, w)) return T{};
+  if (!mpk::pack(w, v)) return T{};
   auto r = mpk::unpack<T>(buf.bytes());
   return r ? std::move(*r) : T{};
 }
@@ -56,7 +56,7 @@ template <class T>
 T nl_round_trip(const T& v, std::vector<std::uint8_t>& buf) {
   peers::nlohmann_msgpack::write(nlohmann::json(v), buf);
   nlohmann::json j;
-  if (!peers::nlohmann_msgpack::read(peers::nlohmann_msgpack::bytes(buf), j)) return T{};
+  if (!peers::nlohmann_msgpack::read(mpk::as_bytes(buf), j)) return T{};
   try {
     return j.get<T>();
   } catch (const std::exception&) {
@@ -105,7 +105,7 @@ bool add_dataset(workload_table& t, const dataset& d, const T& value, bool list_
   std::vector<std::uint8_t> nb;
   const T nl_back = nl_round_trip(*data, nb);
   const std::string nl_v =
-      verdict("nlohmann", peers::nlohmann_msgpack::bytes(nb), nl_back,
+      verdict("nlohmann", mpk::as_bytes(nb), nl_back,
               "nlohmann writes a double that float32 holds exactly as float32");
   msgpack_c_w5::writer cw;
   msgpack_c_w5::reader cr;
@@ -140,7 +140,7 @@ bool add_dataset(workload_table& t, const dataset& d, const T& value, bool list_
     return got == *data ? std::string() : std::string("timed loop unpacked other values");
   };
   checks::add_op(
-      t, name, "mpk", mpk_v, "mpk::pack(v, writer) into a reused mpk::buffer, mpk::unpack<T>",
+      t, name, "mpk", mpk_v, "mpk::pack(writer, v) into a reused mpk::buffer, mpk::unpack<T>",
       [data, buf = std::make_shared<mpk::buffer>()] { return mpk_round_trip(*data, *buf); },
       same_check);
   checks::add_op(

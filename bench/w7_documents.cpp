@@ -214,10 +214,10 @@ bool add_document(workload_table& t, std::string_view name, bool list_only) {
   nl_encode(c->json, nb);
   nlohmann::json nl_back;
   std::string nl_enc = checks::byte_verdict(
-      ref, nl::bytes(nb), "nlohmann",
+      ref, mpk::as_bytes(nb), "nlohmann",
       "nlohmann::json keeps object keys sorted (std::map) and writes a double that float32 "
       "holds exactly as float32");
-  if (!nl::read(nl::bytes(nb), nl_back) || nl_back != c->json)
+  if (!nl::read(mpk::as_bytes(nb), nl_back) || nl_back != c->json)
     nl_enc = fail("nlohmann", "its bytes do not read back to its tree");
   c->c->encode();
   const std::string c_enc = checks::byte_verdict(ref, c->c->encoded(), "msgpack-c");
@@ -523,7 +523,7 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
   mpk::buffer pm;
   {
     mpk::writer w(pm);
-    (void)mpk::pack(c->data, w);
+    (void)mpk::pack(w, c->data);
   }
   const std::string maps_v = checks::byte_verdict(c->maps.bytes(), pm.bytes(), "mpk::pack");
   mpk::records_encoder enc;
@@ -578,11 +578,11 @@ bool add_records(workload_table& t, std::shared_ptr<records_case<T>> c, bool lis
   };
   checks::add_op(
       t, enc_m, "mpk", "reference bytes (mpk_gen's); same values",
-      "mpk::pack(list, writer) of MPK_MAP structs into a reused mpk::buffer",
+      "mpk::pack(writer, list) of MPK_MAP structs into a reused mpk::buffer",
       [c, out = std::make_shared<mpk::buffer>()] {
         out->clear();
         mpk::writer w(*out);
-        return mpk::pack(c->data, w) ? out->size() : 0;
+        return mpk::pack(w, c->data) ? out->size() : 0;
       },
       size_check(c->maps.size()));
   checks::add_op(

@@ -88,7 +88,7 @@ std::vector<token> flatten(const mpk::element& root, std::span<const std::byte> 
     if (out.size() <= raw_checks) {
       const auto raw = v.raw();
       MPK_FUZZ_CHECK(raw.data() == input.data() + v.offset());
-      mpk::reader r(input.subspan(v.offset()), lim);
+      mpk::reader r(input.subspan(v.offset()), {.limits = lim});
       MPK_FUZZ_CHECK(r.field_size() == raw.size());
     }
     children.clear();
@@ -109,13 +109,13 @@ std::vector<token> flatten(const mpk::element& root, std::span<const std::byte> 
 
 void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   // What the reader says about the input as one message.
-  mpk::reader r(input, lim);
+  mpk::reader r(input, {.limits = lim});
   const std::size_t first = r.field_size();
   mpk::error expected = r.error();
   if (!expected && first != input.size()) expected = {mpk::errc::trailing_bytes, first};
 
   mpk_fuzz::alloc_scope scope;
-  mpk::result<mpk::document> doc = mpk::document::parse(input, lim);
+  mpk::result<mpk::document> doc = mpk::document::parse(input, {.read = {.limits = lim}});
   MPK_FUZZ_CHECK(scope.peak() <= 48 * input.size() + 16 * 1024);
   MPK_FUZZ_CHECK(doc.has_value() == !expected);
   if (doc.error() != expected) {
@@ -133,7 +133,8 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     MPK_FUZZ_CHECK(earlier_truncation || depth_first);
   }
 
-  mpk::result<mpk::document> lenient = mpk::document::parse(input, lim, {.allow_trailing = true});
+  mpk::result<mpk::document> lenient =
+      mpk::document::parse(input, {.read = {.limits = lim, .allow_trailing = true}});
   MPK_FUZZ_CHECK(lenient.has_value() == r.ok());
   if (!lenient) return;  // the error: checked above
   MPK_FUZZ_CHECK(lenient->consumed() == first);
@@ -142,7 +143,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   // The same values as the generic reader walk.
   std::vector<token> walked;
   std::vector<std::uint64_t> stack;
-  mpk::reader w(input, lim);
+  mpk::reader w(input, {.limits = lim});
   MPK_FUZZ_CHECK(
       !mpk_fuzz::walk_value(w, lim.max_depth, stack, [&](const token& t) { walked.push_back(t); }));
   const std::vector<token> tree = flatten(lenient->root(), input, lim, 64);
@@ -150,19 +151,21 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 
   // A copying parse and a reused document hold equal trees.
   mpk::result<mpk::document> copied =
-      mpk::document::parse(input, lim, {.copy = true, .allow_trailing = true});
+      mpk::document::parse(input, {.read = {.limits = lim, .allow_trailing = true}, .copy = true});
   MPK_FUZZ_CHECK(copied.has_value());
   MPK_FUZZ_CHECK(copied->root() == lenient->root());
   mpk::document reused;
-  MPK_FUZZ_CHECK(reused.parse_into(input, lim, {.allow_trailing = true}).has_value());
-  MPK_FUZZ_CHECK(reused.parse_into(input, lim, {.allow_trailing = true}).has_value());
+  MPK_FUZZ_CHECK(
+      reused.parse_into(input, {.read = {.limits = lim, .allow_trailing = true}}).has_value());
+  MPK_FUZZ_CHECK(
+      reused.parse_into(input, {.read = {.limits = lim, .allow_trailing = true}}).has_value());
   MPK_FUZZ_CHECK(reused.root() == lenient->root());
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_with(input, mpk::limits{});
   check_with(input, mpk::limits::trusted());

@@ -89,20 +89,16 @@ struct op {
   mpk::timestamp ts{};
 };
 
-std::span<const std::byte> as_span(const std::string& s) {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
-
 /// Runs `o` on `w`. Forms that force a width are only drawn when the value fits it.
 template <class S>
 void apply(mpk::writer<S>& w, const op& o) {
   auto raw_pieces = [&](const std::string& s) {
     std::size_t at = 0;
     for (std::size_t cut : o.cuts) {
-      w.write_raw(as_span(s).subspan(at, cut - at));
+      w.write_raw(mpk::as_bytes(s).subspan(at, cut - at));
       at = cut;
     }
-    w.write_raw(as_span(s).subspan(at));
+    w.write_raw(mpk::as_bytes(s).subspan(at));
   };
   switch (o.what) {
     case op::nil:
@@ -176,20 +172,21 @@ void apply(mpk::writer<S>& w, const op& o) {
       const std::string& s = o.bytes;
       switch (o.form % 5) {
         case 0:
-          return w.write(as_span(s));
+          return w.write(mpk::as_bytes(s));
         case 1:
-          return w.write_bin(as_span(s));
+          return w.write_bin(mpk::as_bytes(s));
         case 2:
-          if (w.options().old_spec) return w.write_bin(as_span(s));  // no bin8/16/32 then
-          if (s.size() <= 0xff) return w.write_bin8(as_span(s));
-          return s.size() <= 0xffff ? w.write_bin16(as_span(s)) : w.write_bin32(as_span(s));
+          if (w.options().old_spec) return w.write_bin(mpk::as_bytes(s));  // no bin8/16/32 then
+          if (s.size() <= 0xff) return w.write_bin8(mpk::as_bytes(s));
+          return s.size() <= 0xffff ? w.write_bin16(mpk::as_bytes(s))
+                                    : w.write_bin32(mpk::as_bytes(s));
         default:
           w.write_bin_header(s.size());
           return raw_pieces(s);
       }
     }
     case op::ext:
-      if (o.form % 2) return w.write_ext(o.ext_type, as_span(o.bytes));
+      if (o.form % 2) return w.write_ext(o.ext_type, mpk::as_bytes(o.bytes));
       w.write_ext_header(o.ext_type, o.bytes.size());
       return raw_pieces(o.bytes);
     case op::timestamp:
@@ -491,7 +488,7 @@ bool is_prefix(std::span<const std::byte> part, std::span<const std::byte> whole
 void check_decodes(const program& p, std::span<const std::byte> out) {
   std::vector<token> got;
   std::vector<std::uint64_t> stack;
-  mpk::reader r(out, mpk::limits::trusted());
+  mpk::reader r(out, {.limits = mpk::limits::trusted()});
   MPK_FUZZ_CHECK(!mpk_fuzz::walk_value(r, 64, stack, [&](const token& t) {
     token v = t;
     if (v.family == mpk::type::sint && !v.negative) v.family = mpk::type::uint;
@@ -506,7 +503,8 @@ void check_decodes(const program& p, std::span<const std::byte> out) {
     got[k].bytes = want.bytes = {};
     MPK_FUZZ_CHECK(got[k] == want);
   }
-  const mpk::result<mpk::document> doc = mpk::document::parse(out, mpk::limits::trusted());
+  const mpk::result<mpk::document> doc =
+      mpk::document::parse(out, {.read = {.limits = mpk::limits::trusted()}});
   MPK_FUZZ_CHECK(doc.has_value());
   MPK_FUZZ_CHECK(doc->root().size() == p.expected[0].t.count);
 }
@@ -514,7 +512,7 @@ void check_decodes(const program& p, std::span<const std::byte> out) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   choices in(input);
   const program p = draw_program(in);

@@ -98,7 +98,7 @@ mpk::error walk_value(mpk::reader& r, std::uint32_t max_depth, std::vector<std::
         t.float_bits = std::bit_cast<std::uint64_t>(r.read<double>());
         break;
       case mpk::type::str:
-        t.bytes = r.read_str();
+        t.bytes = r.read_string_view();
         break;
       case mpk::type::bin: {
         const auto b = r.read_bin();
@@ -137,11 +137,6 @@ mpk::error walk_value(mpk::reader& r, std::uint32_t max_depth, std::vector<std::
       --stack.back();
     }
   }
-}
-
-/// The bytes of a fuzz input as a span of std::byte.
-inline std::span<const std::byte> as_bytes(const std::uint8_t* data, std::size_t size) {
-  return {reinterpret_cast<const std::byte*>(data), size};
 }
 
 }  // namespace mpk_fuzz

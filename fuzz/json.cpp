@@ -88,7 +88,7 @@ void json_to_msgpack(std::string_view text, bool lossless) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   msgpack_to_json(input);
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -118,7 +118,7 @@ bool copy_everything(msgpack::type::object_type, std::size_t, void*) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   const char* const chars = reinterpret_cast<const char*>(data);
 
@@ -127,7 +127,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   bool mine_failed = false;
   {
     std::vector<std::uint64_t> stack;
-    mpk::reader r(input, lim);
+    mpk::reader r(input, {.limits = lim});
     while (!r.at_end()) {
       std::vector<token> v;
       if (mpk_fuzz::walk_value(r, lim.max_depth, stack,

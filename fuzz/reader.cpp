@@ -19,7 +19,7 @@ namespace {
 void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   std::vector<std::uint64_t> stack;
   stack.reserve(64);
-  mpk::reader r(input, lim);
+  mpk::reader r(input, {.limits = lim});
   while (!r.at_end()) {
     const std::size_t start = r.position();
     mpk::reader sizer = r;  // a copy: field_size() consumes nothing, but keep r untouched
@@ -40,7 +40,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
       if (e.code != mpk::errc::depth_exceeded) {
         MPK_FUZZ_CHECK(r.at_end() && r.remaining() == 0);
         MPK_FUZZ_CHECK(r.read<std::uint64_t>() == 0);
-        MPK_FUZZ_CHECK(r.read_str().empty());
+        MPK_FUZZ_CHECK(r.read_string_view().empty());
         MPK_FUZZ_CHECK(r.error() == e);
       }
       return;
@@ -54,7 +54,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_with(input, mpk::limits{});
   check_with(input, mpk::limits::trusted());

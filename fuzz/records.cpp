@@ -53,7 +53,7 @@ const mpk::shared_structures& shared() {
 }
 
 void roundtrip(const mpk::document& doc, mpk::records_options o) {
-  o.limits = mpk::limits::trusted();
+  o.read.limits = mpk::limits::trusted();
   mpk::records_encoder enc(o);
   auto bytes = enc.encode(doc.root());
   MPK_FUZZ_CHECK(bytes.has_value());
@@ -69,7 +69,7 @@ void roundtrip(const mpk::document& doc, mpk::records_options o) {
 }
 
 void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
-  mpk::records_decoder dec({.limits = lim});
+  mpk::records_decoder dec({.read = {.limits = lim}});
   mpk::buffer out;
   mpk::result<std::size_t> end = 0;
   {
@@ -80,11 +80,11 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   if (!end) {
     MPK_FUZZ_CHECK(end.error().offset <= input.size());
     // typed decoding fails on it too (it reads at least as much)
-    mpk::records_decoder typed_dec({.limits = lim});
+    mpk::records_decoder typed_dec({.read = {.limits = lim}});
     outer o;
     MPK_FUZZ_CHECK(!mpk::unpack_records(typed_dec, input, 0, o).has_value());
     // and so does the first value of a sequential read
-    mpk::records_decoder seq({.mode = mpk::records_mode::sequential, .limits = lim});
+    mpk::records_decoder seq({.mode = mpk::records_mode::sequential, .read = {.limits = lim}});
     mpk::buffer ignored;
     MPK_FUZZ_CHECK(seq.expand(input, 0, ignored).error() == end.error());
     return;
@@ -92,7 +92,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   MPK_FUZZ_CHECK(*end > 0 && *end <= input.size());
   MPK_FUZZ_CHECK(out.size() <= 16 * *end + 4096);
   mpk_fuzz::alloc_scope scope;
-  auto doc = mpk::document::parse(out.bytes(), lim);
+  auto doc = mpk::document::parse(out.bytes(), {.read = {.limits = lim}});
   MPK_FUZZ_CHECK(doc.has_value());
   MPK_FUZZ_CHECK(scope.peak() <= 16 * 16 * input.size() + 512 * 1024);
 
@@ -102,22 +102,22 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 
   // Typed: whatever it says, no crash; the shared-structures decoder too.
   outer o;
-  mpk::records_decoder typed_dec({.limits = lim});
+  mpk::records_decoder typed_dec({.read = {.limits = lim}});
   (void)mpk::unpack_records(typed_dec, input, 0, o);
-  mpk::records_decoder shared_dec({.shared = &shared(), .limits = lim});
+  mpk::records_decoder shared_dec({.shared = &shared(), .read = {.limits = lim}});
   (void)mpk::unpack_records(shared_dec, input, 0, o);
   mpk::buffer ignored;
   (void)shared_dec.expand(input, 0, ignored);
 
   // The rest of the input as further values of a sequential stream.
-  mpk::records_decoder seq({.mode = mpk::records_mode::sequential, .limits = lim});
+  mpk::records_decoder seq({.mode = mpk::records_mode::sequential, .read = {.limits = lim}});
   std::size_t at = 0;
   for (int n = 0; n < 64 && at < input.size(); ++n) {
     mpk::buffer value;
     auto next = seq.expand(input, at, value);
     if (!next) break;
     MPK_FUZZ_CHECK(*next > at && *next <= input.size());
-    MPK_FUZZ_CHECK(mpk::document::parse(value.bytes(), lim).has_value());
+    MPK_FUZZ_CHECK(mpk::document::parse(value.bytes(), {.read = {.limits = lim}}).has_value());
     at = *next;
   }
 }
@@ -125,7 +125,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_with(input, mpk::limits{});
   check_with(input, mpk::limits::trusted());

@@ -26,7 +26,7 @@ using mpk_fuzz::token;
 std::size_t decode_all(std::span<const std::byte> input, const mpk::limits& lim,
                        std::vector<token>& out) {
   std::vector<std::uint64_t> stack;
-  mpk::reader r(input, lim);
+  mpk::reader r(input, {.limits = lim});
   std::size_t good = 0;
   while (!r.at_end()) {
     const std::size_t before = out.size();
@@ -122,7 +122,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_with(input, mpk::limits{});
   check_with(input, mpk_fuzz::tiny_limits);

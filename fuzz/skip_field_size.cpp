@@ -21,7 +21,7 @@ namespace {
 void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   std::vector<std::uint64_t> stack;
   stack.reserve(64);
-  mpk::reader r(input, lim);
+  mpk::reader r(input, {.limits = lim});
   while (!r.at_end()) {
     const std::size_t start = r.position();
     mpk::reader by_size = r, by_skip = r, by_raw = r, by_walk = r;
@@ -56,7 +56,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     MPK_FUZZ_CHECK(by_walk.position() == start + size);
 
     // The same value alone, through the unchecked reader: it is valid, so it may.
-    mpk::unchecked_reader u(raw, lim);
+    mpk::unchecked_reader u(raw, {.limits = lim});
     MPK_FUZZ_CHECK(u.field_size() == size);
     u.skip();
     MPK_FUZZ_CHECK(u.ok() && u.at_end());
@@ -69,7 +69,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_with(input, mpk::limits{});
   check_with(input, mpk::limits::trusted());

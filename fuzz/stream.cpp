@@ -85,7 +85,7 @@ struct one_shot_result {
 
 one_shot_result one_shot(span stream, const mpk::limits& lim) {
   one_shot_result out;
-  mpk::reader r(stream, lim);
+  mpk::reader r(stream, {.limits = lim});
   while (!r.at_end()) {
     const std::size_t at = r.position();
     const span v = r.raw_value();
@@ -101,7 +101,7 @@ one_shot_result one_shot(span stream, const mpk::limits& lim) {
 
 void check_raw(span stream, span sizes, const mpk::limits& lim) {
   const one_shot_result expected = one_shot(stream, lim);
-  mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1});
+  mpk::stream_decoder dec({.read = {.limits = lim}, .max_buffer_size = stream.size() + 1});
   mpk_fuzz::alloc_scope scope;
   span m;
   const std::size_t n = each_message(dec, stream, sizes, raw_take(dec, m), [&](std::size_t i) {
@@ -129,13 +129,13 @@ void check_raw(span stream, span sizes, const mpk::limits& lim) {
 void check_typed_and_document(span stream, span sizes, const mpk::limits& lim) {
   const one_shot_result expected = one_shot(stream, lim);
   {
-    mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1});
+    mpk::stream_decoder dec({.read = {.limits = lim}, .max_buffer_size = stream.size() + 1});
     mpk::value v;
     const std::size_t n = each_message(
         dec, stream, sizes, [&] { return dec.next(v); },
         [&](std::size_t i) {
           MPK_FUZZ_CHECK(i < expected.messages.size());
-          mpk::reader r(expected.messages[i], lim);
+          mpk::reader r(expected.messages[i], {.limits = lim});
           mpk::value one;
           MPK_FUZZ_CHECK(mpk::unpack(r, one).has_value());
           MPK_FUZZ_CHECK(one == v);
@@ -143,7 +143,7 @@ void check_typed_and_document(span stream, span sizes, const mpk::limits& lim) {
     MPK_FUZZ_CHECK(n <= expected.messages.size());
     // A message the reader accepts can fail typed decoding only as unpack fails on it.
     if (n < expected.messages.size() && !dec.ok()) {
-      mpk::reader r(expected.messages[n], lim);
+      mpk::reader r(expected.messages[n], {.limits = lim});
       mpk::value one;
       const auto alone = mpk::unpack(r, one);
       MPK_FUZZ_CHECK(!alone.has_value());
@@ -152,13 +152,13 @@ void check_typed_and_document(span stream, span sizes, const mpk::limits& lim) {
     }
   }
   {
-    mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1});
+    mpk::stream_decoder dec({.read = {.limits = lim}, .max_buffer_size = stream.size() + 1});
     mpk::document doc;
     const std::size_t n = each_message(
         dec, stream, sizes, [&] { return dec.next(doc); },
         [&](std::size_t i) {
           MPK_FUZZ_CHECK(i < expected.messages.size());
-          const auto alone = mpk::document::parse(expected.messages[i], lim);
+          const auto alone = mpk::document::parse(expected.messages[i], {.read = {.limits = lim}});
           MPK_FUZZ_CHECK(alone.has_value());
           MPK_FUZZ_CHECK(alone->root() == doc.root());
         });
@@ -175,14 +175,14 @@ std::vector<span> one_shot_items(span stream, const mpk::limits& lim, bool& clea
   clean = false;
   std::size_t at = 0;
   while (at < stream.size()) {
-    mpk::reader r(stream.subspan(at), lim);
+    mpk::reader r(stream.subspan(at), {.limits = lim});
     const mpk::type t = r.peek();
     if (!mpk::is_container(t) || lim.max_depth == 0) return items;
     const std::uint32_t count = t == mpk::type::map ? r.read_map_header() : r.read_array_header();
     if (!r.ok()) return items;
     at += r.position();
     for (std::uint32_t i = 0; i < count; ++i) {
-      mpk::reader item(stream.subspan(at), inner);
+      mpk::reader item(stream.subspan(at), {.limits = inner});
       item.skip();
       if (t == mpk::type::map) item.skip();
       if (!item.ok()) return items;
@@ -197,7 +197,8 @@ std::vector<span> one_shot_items(span stream, const mpk::limits& lim, bool& clea
 void check_elements(span stream, span sizes, const mpk::limits& lim) {
   bool clean = false;
   const std::vector<span> expected = one_shot_items(stream, lim, clean);
-  mpk::stream_decoder dec({.limits = lim, .max_buffer_size = stream.size() + 1, .elements = true});
+  mpk::stream_decoder dec(
+      {.read = {.limits = lim}, .max_buffer_size = stream.size() + 1, .elements = true});
   std::vector<std::vector<std::byte>> got;
   span m;
   each_message(dec, stream, sizes, raw_take(dec, m),
@@ -214,7 +215,7 @@ void check_elements(span stream, span sizes, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   if (input.empty()) return 0;
   const std::size_t k = std::min<std::size_t>(std::to_integer<std::size_t>(input[0]) % 8, size - 1);

@@ -133,7 +133,7 @@ void check_utf16(std::u16string_view s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  mpk_fuzz::current_input = mpk_fuzz::as_bytes(data, size);
+  mpk_fuzz::current_input = mpk::as_bytes(std::span(data, size));
   // Copies in their own allocations, so that a read past the end is caught.
   const std::string text(reinterpret_cast<const char*>(data), size);
   check_utf8(text);

@@ -140,7 +140,7 @@ void check_type(std::span<const std::byte> input) {
   const std::size_t budget = 256 * input.size() + 64 * 1024;
   std::optional<mpk::buffer> loose_bytes;
   for (bool strict : {false, true}) {
-    const mpk::unpack_options opts{.strict = strict};
+    const mpk::read_options opts{.strict = strict};
     mpk_fuzz::alloc_scope scope;
     mpk::result<T> v = mpk::unpack<T>(input, opts);
     MPK_FUZZ_CHECK(scope.peak() <= budget);
@@ -172,7 +172,7 @@ void check_type(std::span<const std::byte> input) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   check_type<fuzz_types::everything>(input);
   check_type<fuzz_types::row>(input);

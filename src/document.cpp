@@ -43,15 +43,15 @@ bool document::reserve_stack(std::size_t n) noexcept {
   return true;
 }
 
-result<document> document::parse(std::span<const std::byte> bytes, limits lim,
-                                 document_options options) {
+result<document> document::parse_bytes(std::span<const std::byte> bytes,
+                                       const document_options& options) {
   document doc;
-  if (auto r = doc.parse_into(bytes, lim, options); !r) return r.error();
+  if (auto r = doc.parse_into_bytes(bytes, options); !r) return r.error();
   return doc;
 }
 
-result<void> document::parse_into(std::span<const std::byte> bytes, limits lim,
-                                  document_options options) {
+result<void> document::parse_into_bytes(std::span<const std::byte> bytes,
+                                        const document_options& options) {
   size_ = 0;
   consumed_ = 0;
   input_ = bytes.data();
@@ -66,10 +66,11 @@ result<void> document::parse_into(std::span<const std::byte> bytes, limits lim,
     std::memcpy(copy_.get(), bytes.data(), bytes.size());
     input_ = copy_.get();
   }
-  utf8_ = options.utf8;
-  mpk::error e = run(input_, bytes.size(), lim, options.allow_trailing);
-  if (!e && options.utf8 == utf8_check::all) e = check_utf8();
-  if (options.reject_duplicate_keys && (!e || e.code == errc::invalid_utf8)) {
+  const read_options& read = options.read;
+  utf8_ = read.utf8;
+  mpk::error e = run(input_, bytes.size(), read.limits, read.allow_trailing);
+  if (!e && read.utf8 == utf8_check::all) e = check_utf8();
+  if (read.strict && (!e || e.code == errc::invalid_utf8)) {
     // Both checks report the first problem in input order: keep the earlier one.
     const mpk::error dup = check_duplicate_keys();
     if (dup && (!e || dup.offset < e.offset)) e = dup;
@@ -96,7 +97,7 @@ mpk::error document::check_utf8() const noexcept {
   return {errc::invalid_utf8, first_bad};
 }
 
-// With reject_duplicate_keys: every map's keys compared by their raw bytes after the parse.
+// With read_options::strict: every map's keys compared by their raw bytes after the parse.
 // Small maps pairwise; larger ones through a sort of key indices by bytes, then position, so
 // that equal keys are neighbours and the second of each group is the duplicate. The error
 // names the first duplicate key in input order (keys of one map have increasing offsets).

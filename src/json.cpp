@@ -392,7 +392,7 @@ class converter {
           break;
         }
         case type::str: {
-          const std::string_view s = r.read_str();
+          const std::string_view s = r.read_string_view();
           if (!r.ok()) return r.error();
           if (auto e = write_str(o, s, at)) return e;
           break;
@@ -419,7 +419,7 @@ class converter {
         case type::array: {
           const std::uint32_t n = r.read_array_header();
           if (!r.ok()) return r.error();
-          if (depth_ >= r.get_limits().max_depth) return error{errc::depth_exceeded, at};
+          if (depth_ >= r.options().limits.max_depth) return error{errc::depth_exceeded, at};
           if (n == 0) {
             put(o, "[]");
             break;
@@ -432,7 +432,7 @@ class converter {
         case type::map: {
           const std::uint32_t n = r.read_map_header();
           if (!r.ok()) return r.error();
-          if (depth_ >= r.get_limits().max_depth) return error{errc::depth_exceeded, at};
+          if (depth_ >= r.options().limits.max_depth) return error{errc::depth_exceeded, at};
           const bool pairs = o_.lossless && !keys_are_plain(r, n);
           if (pairs) {
             put(o, "{\"$map\":");
@@ -494,7 +494,7 @@ class converter {
           // key_text frame.
           if (r.remaining() != 0 && r.peek() == type::str) {
             const std::size_t at = r.position();
-            const std::string_view k = r.read_str();
+            const std::string_view k = r.read_string_view();
             if (!r.ok()) return r.error();
             if (auto e = write_str(o, k, at)) return e;
             ++f.done;
@@ -701,7 +701,7 @@ class converter {
   MPK_COLD static bool keys_are_plain(reader look, std::uint32_t n) {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (look.peek() != type::str) return false;
-      const std::string_view k = look.read_str();
+      const std::string_view k = look.read_string_view();
       if (!look.ok()) return false;  // the main pass reports the error
       if ((!k.empty() && k[0] == '$') || !is_valid_utf8(k)) return false;
       look.skip();
@@ -764,9 +764,9 @@ result<std::size_t> to_json_lines(reader& r, std::string& out, const to_json_opt
   });
 }
 
-result<std::string> to_json(std::span<const std::byte> msgpack, const to_json_options& options,
-                            const limits& lim) {
-  reader r(msgpack, lim);
+result<std::string> detail::to_json_bytes(std::span<const std::byte> msgpack,
+                                          const to_json_options& options) {
+  reader r(msgpack, options.read);
   return catching_bad_alloc<std::string>(r, [&]() -> result<std::string> {
     std::string out;
     out.reserve(msgpack.size() * 2);

@@ -53,10 +53,6 @@ errc code_of(simdjson::error_code e) noexcept {
   }
 }
 
-std::span<const std::byte> bytes_of(const std::string& s) noexcept {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
-
 /// Reads "nan", "-nan", "inf", "-inf" or "nan:<hex bits>" (the lossless text of a float that
 /// JSON cannot hold) into the bits of F.
 template <class F, class Bits>
@@ -249,7 +245,7 @@ class builder {
         return {errc::invalid_argument, tag == "$bin" ? "$bin does not hold base64 text"
                                                       : "$str does not hold base64 text"};
       if (tag == "$bin")
-        w_.write_bin(bytes_of(scratch_));
+        w_.write_bin(mpk::as_bytes(scratch_));
       else
         w_.write_str(scratch_);
       return {errc::ok, nullptr};
@@ -262,7 +258,7 @@ class builder {
           a.at(0).get_int64().get(t) != simdjson::SUCCESS || t < -128 || t > 127 ||
           a.at(1).get_string().get(s) != simdjson::SUCCESS || !decode_into_scratch(s))
         return {errc::invalid_argument, "$ext is not [type -128..127, base64 text]"};
-      w_.write_ext(static_cast<std::int8_t>(t), bytes_of(scratch_));
+      w_.write_ext(static_cast<std::int8_t>(t), mpk::as_bytes(scratch_));
       return {errc::ok, nullptr};
     }
     if (tag == "$timestamp") {

@@ -331,12 +331,12 @@ std::size_t shared_structures::find(std::span<const std::string> keys) const noe
   return list_.size();
 }
 
-result<shared_structures> shared_structures::load(std::span<const std::byte> bytes,
-                                                  const limits& lim) {
+result<shared_structures> shared_structures::load_bytes(std::span<const std::byte> bytes,
+                                                        const read_options& options) {
 #if __cpp_exceptions
   try {
 #endif
-    return load_keys(bytes, lim);
+    return load_keys(bytes, options);
 #if __cpp_exceptions
   } catch (const std::bad_alloc&) {
     return mpk::error{errc::out_of_memory, 0};
@@ -345,14 +345,14 @@ result<shared_structures> shared_structures::load(std::span<const std::byte> byt
 }
 
 result<shared_structures> shared_structures::load_keys(std::span<const std::byte> bytes,
-                                                       const limits& lim) {
-  reader r(bytes, lim);
+                                                       const read_options& options) {
+  reader r(bytes, options);
   shared_structures out;
   const std::size_t at = r.position();
   const std::uint32_t n = r.read_array_header();
   if (!r.ok()) return r.error();
   if (n > max_shared_structures) return mpk::error{errc::limit_exceeded, at};
-  if (lim.max_depth < 2) return mpk::error{errc::depth_exceeded, at};
+  if (options.limits.max_depth < 2) return mpk::error{errc::depth_exceeded, at};
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t k = r.read_array_header();
     if (!r.ok()) return r.error();
@@ -365,7 +365,7 @@ result<shared_structures> shared_structures::load_keys(std::span<const std::byte
     auto added = out.add(std::move(keys));
     if (!added) return mpk::error{added.error().code, r.position()};
   }
-  if (!r.at_end()) return mpk::error{errc::trailing_bytes, r.position()};
+  if (!options.allow_trailing && !r.at_end()) return mpk::error{errc::trailing_bytes, r.position()};
   return out;
 }
 
@@ -384,8 +384,8 @@ result<buffer> shared_structures::save() const {
 
 // --- decoder ---------------------------------------------------------------------------------
 
-result<std::size_t> records_decoder::expand(std::span<const std::byte> bytes, std::size_t offset,
-                                            buffer& out) {
+result<std::size_t> records_decoder::expand_bytes(std::span<const std::byte> bytes,
+                                                  std::size_t offset, buffer& out) {
   start_message();
   std::size_t pos = offset;
   const std::size_t in = bytes.size() - std::min(offset, bytes.size());
@@ -394,21 +394,22 @@ result<std::size_t> records_decoder::expand(std::span<const std::byte> bytes, st
                                 ? std::numeric_limits<std::size_t>::max()
                                 : in * options_.max_expansion + 4096;
   const mpk::error e =
-      detail::expand_value(table_, bytes, pos, &out, options_.limits, bound, nullptr);
+      detail::expand_value(table_, bytes, pos, &out, options_.read.limits, bound, nullptr);
   table_.release_retired();
   if (e) return e;
   return pos;
 }
 
-result<document> records_decoder::parse(std::span<const std::byte> bytes) {
+result<document> records_decoder::parse_bytes(std::span<const std::byte> bytes) {
   scratch_.clear();
   auto end = expand(bytes, 0, scratch_);
   if (!end) return end.error();
-  if (*end != bytes.size()) return mpk::error{errc::trailing_bytes, *end};
-  return document::parse(scratch_.bytes(), options_.limits, {.copy = true, .utf8 = options_.utf8});
+  if (*end != bytes.size() && !options_.read.allow_trailing)
+    return mpk::error{errc::trailing_bytes, *end};
+  return document::parse(scratch_.bytes(), {.read = options_.read, .copy = true});
 }
 
-result<value> records_decoder::read_value(std::span<const std::byte> bytes) {
+result<value> records_decoder::read_value_bytes(std::span<const std::byte> bytes) {
   auto doc = parse(bytes);
   if (!doc) return doc.error();
   return detail::make_value(doc->root());
@@ -567,7 +568,7 @@ result<void> records_encoder::write_value(writer<buffer>& w, element v) {
         write_record_int(w, x);
         break;
       case type::array: {
-        if (stack.size() >= options_.limits.max_depth)
+        if (stack.size() >= options_.read.limits.max_depth)
           return mpk::error{errc::depth_exceeded, w.sink().size()};
         const auto n = static_cast<std::uint32_t>(x.size());
         w.begin_array(n);
@@ -575,7 +576,7 @@ result<void> records_encoder::write_value(writer<buffer>& w, element v) {
         break;
       }
       case type::map: {
-        if (stack.size() >= options_.limits.max_depth)
+        if (stack.size() >= options_.read.limits.max_depth)
           return mpk::error{errc::depth_exceeded, w.sink().size()};
         bool all_str = true;
         key_scratch_.clear();
@@ -628,7 +629,7 @@ result<void> records_encoder::encode(const value& v, buffer& out) {
   writer<buffer> w(plain);
   write(w, v);
   if (!w.ok()) return w.error();
-  auto doc = document::parse(plain.bytes(), limits::trusted());
+  auto doc = document::parse(plain.bytes(), {.read = {.limits = limits::trusted()}});
   if (!doc) return doc.error();
   return encode(doc->root(), out);
 }

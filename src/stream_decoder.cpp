@@ -19,29 +19,31 @@ namespace {
 /// may still be on their way (the buffer's bound is max_buffer_size).
 constexpr std::size_t unbounded = std::numeric_limits<std::size_t>::max() / 4;
 
-limits unit_limits(const stream_options& o) noexcept {
-  limits lim = o.limits;
-  if (o.elements && lim.max_depth != 0) --lim.max_depth;  // the container is depth 1
-  return lim;
+read_options unit_options(const stream_options& o) noexcept {
+  read_options unit = o.read;
+  unit.allow_trailing = false;
+  if (o.elements && unit.limits.max_depth != 0)
+    --unit.limits.max_depth;  // the container is depth 1
+  return unit;
 }
 
 }  // namespace
 
 stream_decoder::stream_decoder(stream_options options) noexcept
     : options_(options),
-      item_limits_(unit_limits(options)),
-      rd_(std::span<const std::byte>(), item_limits_, options.utf8) {}
+      item_options_(unit_options(options)),
+      rd_(std::span<const std::byte>(), item_options_) {}
 
 stream_decoder::stream_decoder(stream_decoder&& other) noexcept
     : options_(other.options_),
-      item_limits_(other.item_limits_),
+      item_options_(other.item_options_),
       buf_(std::exchange(other.buf_, nullptr)),
       cap_(std::exchange(other.cap_, 0)),
       begin_(other.begin_),
       end_(other.end_),
       room_(other.room_),
       base_(other.base_),
-      rd_(std::span<const std::byte>(), other.item_limits_, other.options_.utf8),
+      rd_(std::span<const std::byte>(), other.item_options_),
       scanning_(other.scanning_),
       scan_(other.scan_),
       owed_(other.owed_),
@@ -119,7 +121,7 @@ bool stream_decoder::reserve_tail(std::size_t n) noexcept {
   return true;
 }
 
-result<void> stream_decoder::feed(std::span<const std::byte> bytes) noexcept {
+result<void> stream_decoder::feed_bytes(std::span<const std::byte> bytes) noexcept {
   if (err_) return error();
   if (bytes.empty()) return {};
   if (!reserve_tail(bytes.size())) return error();
@@ -165,7 +167,7 @@ result<std::span<const std::byte>> stream_decoder::next_all() noexcept {
   if (!scanning_) {
     // One reader from message to message; it stops at the first that does not end (or is
     // malformed), whose start is the end of the run.
-    reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_limits_);
+    reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_options_);
     std::size_t end = 0;
     std::size_t count = 0;
     while (!r.at_end()) {
@@ -200,9 +202,9 @@ result<bool> stream_decoder::next(document& doc, document_options options) {
   if (container_ == mpk::type::map) return mpk::error{errc::invalid_argument, position()};
   const std::size_t e = unit_end();
   if (e == 0) return err_ ? result<bool>(error()) : result<bool>(false);
-  options.allow_trailing = false;
+  options.read = item_options_;
   const result<void> r =
-      doc.parse_into(std::span<const std::byte>(buf_ + begin_, e - begin_), item_limits_, options);
+      doc.parse_into(std::span<const std::byte>(buf_ + begin_, e - begin_), options);
   if (!r) return fail(r.error());
   consume(e - begin_);
   return true;
@@ -228,12 +230,12 @@ std::size_t stream_decoder::start_container() noexcept {
       return failed;
     }
     if (end_ - begin_ < m.header_size) return waiting;
-    const detail::extent x = detail::value_extent<true>(p, unbounded, options_.limits);
+    const detail::extent x = detail::value_extent<true>(p, unbounded, options_.read.limits);
     if (x.ec != errc::ok) {
       fail({x.ec, 0});
       return failed;
     }
-    if (options_.limits.max_depth == 0) {
+    if (options_.read.limits.max_depth == 0) {
       fail({errc::depth_exceeded, 0});
       return failed;
     }
@@ -267,7 +269,7 @@ std::size_t stream_decoder::scan() noexcept {
     owed_ = container_ == mpk::type::map ? 2 : 1;
     depth_ = 0;
   }
-  const limits& lim = item_limits_;
+  const limits& lim = item_options_.limits;
   const std::size_t from = scan_;
   std::size_t pos = from;
   std::size_t owed = owed_;

@@ -127,7 +127,7 @@ TEST(AllocFailure, BufferGrowthWhileWriting) {
       mpk::reader r(buf.bytes());
       for (int k = 0; k < 200; ++k) {
         EXPECT_EQ(r.read<int>(), k);
-        EXPECT_EQ(r.read_str().size(), static_cast<std::size_t>(k % 40));
+        EXPECT_EQ(r.read_string_view().size(), static_cast<std::size_t>(k % 40));
       }
       EXPECT_TRUE(r.ok() && r.at_end());
       return mpk::error{};
@@ -217,7 +217,7 @@ TEST(AllocFailure, DocumentParse) {
     for (const bool strict : {false, true}) {
       fail_each_allocation([&] {
         const auto doc = mpk::document::parse(
-            *x, {}, {.copy = true, .utf8 = mpk::utf8_check::all, .reject_duplicate_keys = strict});
+            *x, {.read = {.utf8 = mpk::utf8_check::all, .strict = strict}, .copy = true});
         mpk_test::operation_done();
         if (!doc) return doc.error();
         EXPECT_EQ(doc->root().raw().size(), x->size());

@@ -94,13 +94,8 @@ using mpk_test::hex;
 using mpk_test::test_entry;
 using mpk_test::test_value;
 
-std::span<const std::byte> span_of(const std::vector<std::byte>& v) {
-  return {v.data(), v.size()};
-}
-
-document parse_ok(const std::vector<std::byte>& bytes, mpk::limits lim = {},
-                  mpk::document_options options = {}) {
-  auto r = document::parse(span_of(bytes), lim, options);
+document parse_ok(const std::vector<std::byte>& bytes, const mpk::document_options& options = {}) {
+  auto r = document::parse(bytes, options);
   EXPECT_TRUE(r.has_value()) << r.error().to_string() << " for " << mpk_test::to_hex(bytes);
   if (!r) return document();
   return std::move(*r);
@@ -108,12 +103,12 @@ document parse_ok(const std::vector<std::byte>& bytes, mpk::limits lim = {},
 
 /// Parses hex text with `copy`, so that the document outlives the temporary bytes.
 document parse_hex(const char* text, mpk::limits lim = {}) {
-  return parse_ok(hex(text), lim, {.copy = true});
+  return parse_ok(hex(text), {.read = {.limits = lim}, .copy = true});
 }
 
-mpk::error parse_error(const std::vector<std::byte>& bytes, mpk::limits lim = {},
-                       mpk::document_options options = {}) {
-  auto r = document::parse(span_of(bytes), lim, options);
+mpk::error parse_error(const std::vector<std::byte>& bytes,
+                       const mpk::document_options& options = {}) {
+  auto r = document::parse(bytes, options);
   EXPECT_FALSE(r.has_value()) << "parsed " << mpk_test::to_hex(bytes);
   return r.error();
 }
@@ -169,7 +164,7 @@ test_value to_test_value(const element& v) {
 void expect_raw_agrees(const element& v) {
   if (!v.is_array() && !v.is_map()) return;
   const auto bytes = v.raw();
-  mpk::reader r(bytes, mpk::limits::trusted());
+  mpk::reader r(bytes, {.limits = mpk::limits::trusted()});
   if (v.is_array()) {
     ASSERT_EQ(r.read_array_header(), v.size());
     for (element x : v) {
@@ -226,7 +221,7 @@ TEST(Document, ScalarsOfEveryFormat) {
     const element v = doc.root();
     EXPECT_EQ(v.type(), c.family);
     EXPECT_EQ(v.as<double>().value(), c.number);
-    EXPECT_EQ(str_of(v.raw()), str_of(span_of(bytes)));
+    EXPECT_EQ(str_of(v.raw()), str_of(mpk::as_bytes(bytes)));
     EXPECT_EQ(v.offset(), 0u);
     EXPECT_EQ(doc.consumed(), bytes.size());
     EXPECT_EQ(doc.node_count(), 1u);
@@ -300,7 +295,7 @@ TEST(Document, AsUsesTheReadersCoercions) {
     const document doc = parse_ok(bytes);
     const element v = doc.root();
     const auto check = [&]<class T>(T*) {
-      mpk::reader r(span_of(bytes));
+      mpk::reader r(bytes);
       const T expected = r.read<T>();
       const auto got = v.as<T>();
       EXPECT_EQ(got.error().code, r.error().code) << typeid(T).name();
@@ -384,7 +379,7 @@ TEST(Document, NavigatesArraysAndMaps) {
 
 TEST(Document, MissingValuesPropagate) {
   const auto bytes = hex("c0 82 a1 61 92 01 02 a1 62 c3");  // nil, then {"a": [1, 2], "b": true}
-  auto r = document::parse(span_of(bytes), {}, {.allow_trailing = true});
+  auto r = document::parse(bytes, {.read = {.allow_trailing = true}});
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->consumed(), 1u);
   const std::vector<std::byte> map_bytes(bytes.begin() + 1, bytes.end());
@@ -410,7 +405,7 @@ TEST(Document, DuplicateKeysLastWins) {
 }
 
 mpk::error strict_keys_error(const char* text) {
-  return parse_error(hex(text), {}, {.reject_duplicate_keys = true});
+  return parse_error(hex(text), {.read = {.strict = true}});
 }
 
 TEST(Document, StrictKeysRejectTheSecondOfTwoEqualKeys) {
@@ -428,14 +423,13 @@ TEST(Document, StrictKeysRejectTheSecondOfTwoEqualKeys) {
   for (const char* ok : {"82 01 c0 cc 01 c0", "82 a1 61 c0 c4 01 61 c0", "82 91 01 c0 92 01 01 c0",
                          "81 a1 61 c0", "80", "92 81 01 c0 81 01 c0"}) {
     SCOPED_TRACE(ok);
-    EXPECT_TRUE(document::parse(hex(ok), {}, {.reject_duplicate_keys = true}).has_value());
+    EXPECT_TRUE(document::parse(hex(ok), {.read = {.strict = true}}).has_value());
   }
   // Off by default: the document keeps both entries.
   EXPECT_EQ(parse_hex("82 a0 01 a0 02").root().size(), 2u);
   // A str that is not UTF-8 and a duplicate key: whichever comes first in the input.
   const auto both = [](const char* text) {
-    return parse_error(hex(text), {},
-                       {.utf8 = mpk::utf8_check::all, .reject_duplicate_keys = true});
+    return parse_error(hex(text), {.read = {.utf8 = mpk::utf8_check::all, .strict = true}});
   };
   EXPECT_EQ(both("83 a1 61 01 a1 61 02 a1 ff 03"), (mpk::error{errc::duplicate_key, 4}));
   EXPECT_EQ(both("83 a1 ff 01 a1 61 02 a1 61 03"), (mpk::error{errc::invalid_utf8, 1}));
@@ -477,7 +471,7 @@ TEST(Document, StrictKeysAgreeWithPairwiseComparisonOnLargeMaps) {
       seen.push_back(k);
     }
     SCOPED_TRACE(text);
-    auto strict = document::parse(span_of(bytes), {}, {.reject_duplicate_keys = true});
+    auto strict = document::parse(bytes, {.read = {.strict = true}});
     if (expected == 0) {
       EXPECT_TRUE(strict.has_value());
     } else {
@@ -521,16 +515,16 @@ TEST(Document, RandomValuesEqualWhatTheReaderSees) {
   for (int i = 0; i < 400; ++i) {
     const test_value tv = mpk_test::random_value(rng, 1 + i % 6);
     const auto bytes = mpk_test::encode(tv);
-    mpk::reader r(span_of(bytes));
+    mpk::reader r(bytes);
     const test_value seen = mpk_test::read(r);
     ASSERT_TRUE(r.ok());
     const document doc = parse_ok(bytes);
     ASSERT_EQ(to_test_value(doc.root()), seen) << "seed index " << i;
     EXPECT_EQ(doc.node_count(), mpk_test::node_count(tv));
-    EXPECT_EQ(str_of(doc.root().raw()), str_of(span_of(bytes)));
+    EXPECT_EQ(str_of(doc.root().raw()), str_of(mpk::as_bytes(bytes)));
     expect_raw_agrees(doc.root());
     // The same value parsed from a copy is equal to it.
-    const document copy = parse_ok(bytes, {}, {.copy = true});
+    const document copy = parse_ok(bytes, {.copy = true});
     EXPECT_TRUE(copy.root() == doc.root());
   }
 }
@@ -557,7 +551,7 @@ TEST(Document, EveryProperPrefixIsTruncated) {
       ASSERT_LE(r.error().offset, n);
       ASSERT_FALSE(doc.root().exists());
     }
-    ASSERT_TRUE(doc.parse_into(span_of(bytes)).has_value());
+    ASSERT_TRUE(doc.parse_into(bytes).has_value());
   }
   // Large boundary values: a spread of prefixes (every one would take too long).
   for (const test_value& tv : mpk_test::boundary_values()) {
@@ -581,20 +575,23 @@ TEST(Document, ErrorsCarryTheOffsetOfTheOffendingValue) {
   EXPECT_EQ(parse_error(hex("01 02")), (mpk::error{errc::trailing_bytes, 1}));
   EXPECT_EQ(parse_error(hex("91 01 c0")), (mpk::error{errc::trailing_bytes, 2}));
   // Limits, as the reader applies them.
-  EXPECT_EQ(parse_error(hex("91 a3 61 62 63"), {.max_str_len = 2}),
+  EXPECT_EQ(parse_error(hex("91 a3 61 62 63"), {.read = {.limits = {.max_str_len = 2}}}),
             (mpk::error{errc::limit_exceeded, 1}));
-  EXPECT_EQ(parse_error(hex("91 c4 01 00"), {.max_bin_len = 0}),
+  EXPECT_EQ(parse_error(hex("91 c4 01 00"), {.read = {.limits = {.max_bin_len = 0}}}),
             (mpk::error{errc::limit_exceeded, 1}));
-  EXPECT_EQ(parse_error(hex("92 00 d4 01 00"), {.max_ext_len = 0}),
+  EXPECT_EQ(parse_error(hex("92 00 d4 01 00"), {.read = {.limits = {.max_ext_len = 0}}}),
             (mpk::error{errc::limit_exceeded, 2}));
-  EXPECT_EQ(parse_error(hex("92 00 93 01 02 03"), {.max_array_len = 2}),
+  EXPECT_EQ(parse_error(hex("92 00 93 01 02 03"), {.read = {.limits = {.max_array_len = 2}}}),
             (mpk::error{errc::limit_exceeded, 2}));
-  EXPECT_EQ(parse_error(hex("91 82 01 01 02 02"), {.max_map_len = 1}),
+  EXPECT_EQ(parse_error(hex("91 82 01 01 02 02"), {.read = {.limits = {.max_map_len = 1}}}),
             (mpk::error{errc::limit_exceeded, 1}));
-  EXPECT_EQ(parse_error(hex("91 91 91 01"), {.max_depth = 2}),
+  EXPECT_EQ(parse_error(hex("91 91 91 01"), {.read = {.limits = {.max_depth = 2}}}),
             (mpk::error{errc::depth_exceeded, 2}));
-  EXPECT_TRUE(document::parse(span_of(hex("91 91 91 01")), {.max_depth = 3}).has_value());
-  EXPECT_EQ(parse_error(hex("91 90"), {.max_depth = 1}), (mpk::error{errc::depth_exceeded, 1}));
+  EXPECT_TRUE(
+      document::parse(mpk::as_bytes(hex("91 91 91 01")), {.read = {.limits = {.max_depth = 3}}})
+          .has_value());
+  EXPECT_EQ(parse_error(hex("91 90"), {.read = {.limits = {.max_depth = 1}}}),
+            (mpk::error{errc::depth_exceeded, 1}));
 }
 
 TEST(Document, ErrorsAgreeWithTheReadersSkip) {
@@ -604,10 +601,10 @@ TEST(Document, ErrorsAgreeWithTheReadersSkip) {
     auto bytes = mpk_test::encode(mpk_test::random_value(rng, 3));
     // Damage one byte: maybe a marker, maybe a length.
     bytes[static_cast<std::size_t>(rng() % bytes.size())] = static_cast<std::byte>(rng() % 256);
-    mpk::reader r(span_of(bytes));
+    mpk::reader r(bytes);
     r.skip();
     const bool reader_ok = r.ok() && r.at_end();
-    auto doc = document::parse(span_of(bytes));
+    auto doc = document::parse(bytes);
     ASSERT_EQ(doc.has_value(), reader_ok) << mpk_test::to_hex(bytes);
     if (!r.ok()) {
       EXPECT_EQ(doc.error().code, r.error().code) << mpk_test::to_hex(bytes);
@@ -619,11 +616,11 @@ TEST(Document, ErrorsAgreeWithTheReadersSkip) {
 
 TEST(Document, SequenceOfMessages) {
   const auto bytes = hex("01 92 02 03 a1 78 80");
-  std::span<const std::byte> rest = span_of(bytes);
+  std::span<const std::byte> rest = mpk::as_bytes(bytes);
   document doc;
   std::vector<std::string> seen;
   while (!rest.empty()) {
-    ASSERT_TRUE(doc.parse_into(rest, {}, {.allow_trailing = true}).has_value());
+    ASSERT_TRUE(doc.parse_into(rest, {.read = {.allow_trailing = true}}).has_value());
     seen.push_back(mpk_test::to_hex(doc.root().raw()));
     rest = rest.subspan(doc.consumed());
   }
@@ -632,7 +629,7 @@ TEST(Document, SequenceOfMessages) {
 
 TEST(Document, CopyOptionOutlivesTheInput) {
   auto bytes = hex("82 a1 61 a3 78 79 7a a1 62 c4 01 ff");
-  auto doc = document::parse(span_of(bytes), {}, {.copy = true});
+  auto doc = document::parse(bytes, {.copy = true});
   ASSERT_TRUE(doc.has_value());
   std::fill(bytes.begin(), bytes.end(), std::byte{0});
   EXPECT_EQ(doc->root()["a"].as<std::string_view>().value(), "xyz");
@@ -654,16 +651,16 @@ TEST(Document, Utf8Policies) {
     }
   }
   {  // all: the first bad str in input order fails the parse
-    EXPECT_EQ(parse_error(bytes, {}, {.utf8 = mpk::utf8_check::all}),
+    EXPECT_EQ(parse_error(bytes, {.read = {.utf8 = mpk::utf8_check::all}}),
               (mpk::error{errc::invalid_utf8, 4}));
-    EXPECT_EQ(parse_error(hex("81 a1 ff 01"), {}, {.utf8 = mpk::utf8_check::all}),
+    EXPECT_EQ(parse_error(hex("81 a1 ff 01"), {.read = {.utf8 = mpk::utf8_check::all}}),
               (mpk::error{errc::invalid_utf8, 1}));
-    EXPECT_TRUE(
-        document::parse(span_of(hex("92 a2 6f 6b a3 e2 9c 93")), {}, {.utf8 = mpk::utf8_check::all})
-            .has_value());
+    EXPECT_TRUE(document::parse(mpk::as_bytes(hex("92 a2 6f 6b a3 e2 9c 93")),
+                                {.read = {.utf8 = mpk::utf8_check::all}})
+                    .has_value());
   }
   {  // none: nothing is checked
-    const document doc = parse_ok(bytes, {}, {.utf8 = mpk::utf8_check::none});
+    const document doc = parse_ok(bytes, {.read = {.utf8 = mpk::utf8_check::none}});
     EXPECT_EQ(doc.root()[1].as<std::string>().value(), "\xc3\x28");
   }
 }
@@ -687,7 +684,7 @@ std::size_t bound_for(std::size_t input, std::size_t depth = 16) {
 TEST(DocumentMemory, Array16OfNilsStaysWithinTheBound) {
   const auto bytes = array16_of_nils();
   allocation_scope scope;
-  auto doc = document::parse(span_of(bytes));
+  auto doc = document::parse(bytes);
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ(doc->root().size(), 65535u);
   EXPECT_EQ(doc->node_count(), 65536u);
@@ -701,7 +698,7 @@ TEST(DocumentMemory, HugeDeclaredCountFailsWithoutAllocating) {
   for (const mpk::limits lim : {mpk::limits{}, mpk::limits::trusted()}) {
     document doc;
     allocation_scope scope;
-    auto r = doc.parse_into(span_of(bytes), lim);
+    auto r = doc.parse_into(bytes, {.read = {.limits = lim}});
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error().offset, 0u);
     EXPECT_LE(scope.bytes(), 2 * bound_for(bytes.size()));
@@ -709,8 +706,10 @@ TEST(DocumentMemory, HugeDeclaredCountFailsWithoutAllocating) {
     EXPECT_LE(doc.memory_usage(), 256u);
   }
   EXPECT_EQ(parse_error(bytes).code, errc::limit_exceeded);  // above max_array_len
-  EXPECT_EQ(parse_error(bytes, mpk::limits::trusted()).code, errc::truncated);
-  EXPECT_EQ(parse_error(hex("df ff ff ff ff 01 01"), mpk::limits::trusted()).code, errc::truncated);
+  EXPECT_EQ(parse_error(bytes, {.read = {.limits = mpk::limits::trusted()}}).code, errc::truncated);
+  EXPECT_EQ(
+      parse_error(hex("df ff ff ff ff 01 01"), {.read = {.limits = mpk::limits::trusted()}}).code,
+      errc::truncated);
 }
 
 TEST(DocumentMemory, NestedHugeCountsShareTheInputBytes) {
@@ -725,7 +724,7 @@ TEST(DocumentMemory, NestedHugeCountsShareTheInputBytes) {
   bytes.resize(bytes.size() + 65535, std::byte{0xc0});
   document doc;
   allocation_scope scope;
-  auto r = doc.parse_into(span_of(bytes), mpk::limits::trusted());
+  auto r = doc.parse_into(bytes, {.read = {.limits = mpk::limits::trusted()}});
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error(), (mpk::error{errc::truncated, 3}));
   EXPECT_LE(scope.bytes(), 2 * bound_for(bytes.size()));
@@ -736,7 +735,7 @@ TEST(DocumentMemory, DeepNestingIsADepthError) {
   const std::vector<std::byte> bytes(100000, std::byte{0x91});
   document doc;
   allocation_scope scope;
-  auto r = doc.parse_into(span_of(bytes));
+  auto r = doc.parse_into(bytes);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error(), (mpk::error{errc::depth_exceeded, 512}));
   EXPECT_LE(scope.bytes(), 2 * bound_for(bytes.size(), 512));
@@ -745,7 +744,7 @@ TEST(DocumentMemory, DeepNestingIsADepthError) {
   // memory still within the bound.
   document doc2;
   allocation_scope scope2;
-  auto r2 = doc2.parse_into(span_of(bytes), mpk::limits::trusted());
+  auto r2 = doc2.parse_into(bytes, {.read = {.limits = mpk::limits::trusted()}});
   ASSERT_FALSE(r2.has_value());
   EXPECT_EQ(r2.error(), (mpk::error{errc::truncated, 99999}));
   EXPECT_LE(scope2.bytes(), 2 * bound_for(bytes.size(), 100000));
@@ -755,7 +754,7 @@ TEST(DocumentMemory, DeepNestingIsADepthError) {
 TEST(DocumentMemory, DeepNestingWithinTheLimitParses) {
   std::vector<std::byte> bytes(500, std::byte{0x91});
   bytes.push_back(std::byte{0x2a});
-  auto doc = document::parse(span_of(bytes));
+  auto doc = document::parse(bytes);
   ASSERT_TRUE(doc.has_value());
   element v = doc->root();
   for (int i = 0; i < 500; ++i)
@@ -774,12 +773,12 @@ TEST(DocumentMemory, ArenaReuseAllocatesNothingOnceWarm) {
   for (const bool copy : {false, true}) {
     document doc;
     for (const auto& m : messages)  // warm up on every size
-      ASSERT_TRUE(doc.parse_into(span_of(m), {}, {.copy = copy}).has_value());
+      ASSERT_TRUE(doc.parse_into(m, {.copy = copy}).has_value());
     const std::size_t warm = doc.memory_usage();
     allocation_scope scope;
     for (int round = 0; round < 3; ++round) {
       for (const auto& m : messages)
-        ASSERT_TRUE(doc.parse_into(span_of(m), {}, {.copy = copy}).has_value());
+        ASSERT_TRUE(doc.parse_into(m, {.copy = copy}).has_value());
     }
     EXPECT_EQ(scope.count(), 0u) << "copy " << copy;
     EXPECT_EQ(doc.memory_usage(), warm);

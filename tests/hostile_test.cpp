@@ -75,27 +75,27 @@ using entry_point = outcome (*)(std::span<const std::byte>, const mpk::limits&);
 outcome via_read(std::span<const std::byte> in, const mpk::limits& lim) {
   std::vector<std::uint64_t> stack;
   stack.reserve(64);
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   mpk_fuzz::alloc_scope scope;
   const mpk::error e = mpk_fuzz::walk_value(r, lim.max_depth, stack, [](auto&&) {});
   // The walk's own stack grows past its reservation on deep input: not the library's.
   return {e, e ? 0 : r.position(), 0};
 }
 outcome via_skip(std::span<const std::byte> in, const mpk::limits& lim) {
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   mpk_fuzz::alloc_scope scope;
   r.skip();
   return {r.error(), r.ok() ? r.position() : 0, scope.peak()};
 }
 outcome via_field_size(std::span<const std::byte> in, const mpk::limits& lim) {
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   mpk_fuzz::alloc_scope scope;
   const std::size_t n = r.field_size();
   EXPECT_EQ(r.ok() ? 0u : r.error().offset, r.position()) << "field_size consumed bytes";
   return {r.error(), n, scope.peak()};
 }
 outcome via_raw_value(std::span<const std::byte> in, const mpk::limits& lim) {
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   mpk_fuzz::alloc_scope scope;
   const auto raw = r.raw_value();
   if (r.ok()) {
@@ -107,12 +107,12 @@ outcome via_raw_value(std::span<const std::byte> in, const mpk::limits& lim) {
 /// document::parse (allow_trailing: it takes the first value, like the others).
 outcome via_document(std::span<const std::byte> in, const mpk::limits& lim) {
   mpk_fuzz::alloc_scope scope;
-  const auto doc = mpk::document::parse(in, lim, {.allow_trailing = true});
+  const auto doc = mpk::document::parse(in, {.read = {.limits = lim, .allow_trailing = true}});
   return {doc.error(), doc ? doc->consumed() : 0, scope.peak()};
 }
 /// read_value: an owned mpk::value (checked by the reader, built through a document).
 outcome via_read_value(std::span<const std::byte> in, const mpk::limits& lim) {
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   mpk_fuzz::alloc_scope scope;
   const auto v = mpk::read_value(r);
   EXPECT_EQ(v.has_value(), r.ok());
@@ -122,7 +122,7 @@ outcome via_read_value(std::span<const std::byte> in, const mpk::limits& lim) {
 #if MPK_TEST_JSON
 /// to_json, lossless (it carries every value, so it fails only where the reader does).
 outcome via_json(std::span<const std::byte> in, const mpk::limits& lim) {
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   std::string out;
   const auto res = mpk::to_json(r, out, {.lossless = true});
   return {res.error(), res ? r.position() : 0, 0};
@@ -132,7 +132,7 @@ outcome via_json(std::span<const std::byte> in, const mpk::limits& lim) {
 /// Typed decoding: mpk::unpack into an mpk::value (the codec of "any" fields), which takes
 /// every value; the typed classes (structs, integers, containers) have their own tests below.
 outcome via_unpack(std::span<const std::byte> in, const mpk::limits& lim) {
-  mpk::reader r(in, lim);
+  mpk::reader r(in, {.limits = lim});
   mpk_fuzz::alloc_scope scope;
   mpk::value v;
   const auto res = mpk::unpack(r, v);
@@ -143,7 +143,7 @@ outcome via_unpack(std::span<const std::byte> in, const mpk::limits& lim) {
 /// next() or, when no message completed, of finish().
 outcome via_stream(std::span<const std::byte> in, const mpk::limits& lim) {
   mpk_fuzz::alloc_scope scope;
-  mpk::stream_decoder dec({.limits = lim});
+  mpk::stream_decoder dec({.read = {.limits = lim}});
   if (auto fed = dec.feed(in.data(), in.size()); !fed) return {fed.error(), 0, scope.peak()};
   const auto msg = dec.next();
   if (!msg) return {msg.error(), 0, scope.peak()};
@@ -162,7 +162,7 @@ outcome via_stream(std::span<const std::byte> in, const mpk::limits& lim) {
 /// must judge the value as the reader does.
 outcome via_records(std::span<const std::byte> in, const mpk::limits& lim) {
   mpk_fuzz::alloc_scope scope;
-  mpk::records_decoder dec({.limits = lim});
+  mpk::records_decoder dec({.read = {.limits = lim}});
   mpk::buffer out;
   const auto end = dec.expand(in, 0, out);
   return {end ? mpk::error{} : end.error(), end ? *end : 0, scope.peak()};
@@ -394,7 +394,7 @@ TEST(Hostile, NeverUsedMarker) {
   for (int k = 0; k < 5; ++k) {
     mpk::reader t(c1);
     if (k == 0) (void)t.read<int>();
-    if (k == 1) (void)t.read_str();
+    if (k == 1) (void)t.read_string_view();
     if (k == 2) (void)t.read_array_header();
     if (k == 3) (void)t.read<double>();
     if (k == 4) t.read_nil();
@@ -427,7 +427,7 @@ TEST(Hostile, DeepNestingWithoutLimitsUsesNoStack) {
 // --- strings that are not UTF-8 ----------------------------------------------------------
 
 TEST(Hostile, InvalidUtf8IsPassedThroughByViews) {
-  // Views and skipping do not validate text (docs/security.md: UTF-8 policy): read_str()
+  // Views and skipping do not validate text (docs/security.md: UTF-8 policy): read_string_view()
   // returns the bytes as they are; read_value, which owns its strings, checks them.
   for (const char* h :
        {"a2 c0 80", "a3 ed a0 80", "a4 f4 90 80 80", "a2 e2 82", "a3 61 00 62", "a1 ff"}) {
@@ -446,7 +446,7 @@ TEST(Hostile, InvalidUtf8IsPassedThroughByViews) {
       }
     }
     mpk::reader r(in);
-    const std::string_view s = r.read_str();
+    const std::string_view s = r.read_string_view();
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(s.size(), in.size() - 1);
     EXPECT_EQ(std::memcmp(s.data(), in.data() + 1, s.size()), 0);
@@ -636,7 +636,7 @@ struct mpk::codec<typed::stack_probe> {
 namespace {
 
 template <class T>
-mpk::error unpack_error(const bytes& in, mpk::unpack_options opts = {}) {
+mpk::error unpack_error(const bytes& in, mpk::read_options opts = {}) {
   return mpk::unpack<T>(in, opts).error();
 }
 
@@ -813,7 +813,7 @@ TEST(Hostile, FromJsonNumbersStringsAndKeys) {
   EXPECT_EQ(packed(R"({"a": 1, "a": 2})"), "82 a1 61 01 a1 61 02");
   mpk::buffer out;
   ASSERT_TRUE(mpk::from_json(R"({"a": 1, "b": {"c": 1, "c": 2}})", out).has_value());
-  EXPECT_EQ(mpk::document::parse(out.bytes(), {}, {.reject_duplicate_keys = true}).error(),
+  EXPECT_EQ(mpk::document::parse(out.bytes(), {.read = {.strict = true}}).error(),
             (mpk::error{errc::duplicate_key, 10}));
 }
 
@@ -829,7 +829,7 @@ TEST(Hostile, UnpackIntegersAndTrailingBytes) {
   EXPECT_EQ(*mpk::unpack<std::int64_t>(hex("d3 80 00 00 00 00 00 00 00")),
             std::numeric_limits<std::int64_t>::min());
   EXPECT_EQ(unpack_error<std::int32_t>(hex("01 02")), (mpk::error{errc::trailing_bytes, 1}));
-  EXPECT_EQ(*mpk::unpack<std::int32_t>(hex("01 02"), {.allow_trailing_bytes = true}), 1);
+  EXPECT_EQ(*mpk::unpack<std::int32_t>(hex("01 02"), {.allow_trailing = true}), 1);
   const bytes two = hex("01 02");
   EXPECT_EQ(mpk::document::parse(two).error(), (mpk::error{errc::trailing_bytes, 1}));
 }
@@ -875,12 +875,12 @@ TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
       EXPECT_EQ(r.error(), bad);
     }
     {
-      mpk::reader r(in, {}, mpk::utf8_check::all);  // views too
-      (void)r.read_str();
+      mpk::reader r(in, {.utf8 = mpk::utf8_check::all});  // views too
+      (void)r.read_string_view();
       EXPECT_EQ(r.error(), bad);
     }
     {
-      mpk::reader r(in, {}, mpk::utf8_check::none);  // raw bytes, on request
+      mpk::reader r(in, {.utf8 = mpk::utf8_check::none});  // raw bytes, on request
       EXPECT_EQ(r.read<std::string>().size(), in.size() - 1);
       EXPECT_TRUE(r.ok());
     }
@@ -889,7 +889,7 @@ TEST(Hostile, InvalidUtf8IntoOwnedStringsIsAnError) {
       const auto doc = mpk::document::parse(in);  // the tree keeps the bytes ...
       ASSERT_TRUE(doc.has_value());
       EXPECT_EQ(doc->root().as<std::string>().error(), bad);  // ... an owned copy is checked
-      EXPECT_EQ(mpk::document::parse(in, {}, {.utf8 = mpk::utf8_check::all}).error(), bad);
+      EXPECT_EQ(mpk::document::parse(in, {.read = {.utf8 = mpk::utf8_check::all}}).error(), bad);
     }
 #if MPK_TEST_JSON
     EXPECT_EQ(mpk::to_json(in).error(), bad);           // plain JSON needs text

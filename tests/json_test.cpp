@@ -23,14 +23,10 @@ using mpk::errc;
 using mpk_test::hex;
 using mpk_test::to_hex;
 
-std::span<const std::byte> view(const std::vector<std::byte>& v) {
-  return {v.data(), v.size()};
-}
-
 /// to_json of every value of the bytes given as hex; "ERR <code> @<offset>" on an error.
 std::string json_of(std::string_view hex_text, mpk::to_json_options o = {}) {
   const auto bytes = hex(hex_text);
-  auto r = mpk::to_json(view(bytes), o);
+  auto r = mpk::to_json(bytes, o);
   if (!r)
     return "ERR " + std::to_string(int(r.error().code)) + " @" + std::to_string(r.error().offset);
   return *r;
@@ -109,7 +105,7 @@ TEST(ToJson, EveryControlCharacterIsEscaped) {
   std::string packed = "\xbf";  // fixstr(31)
   for (int c = 1; c < 32; ++c)
     packed += static_cast<char>(c);
-  auto r = mpk::to_json(std::as_bytes(std::span(packed.data(), packed.size())));
+  auto r = mpk::to_json(packed);
   ASSERT_TRUE(r);
   std::string want = "\"";
   char buf[8];
@@ -216,16 +212,16 @@ TEST(ToJson, PlainModeErrors) {
 
 TEST(ToJson, DepthIsBoundedWithoutRecursion) {
   std::vector<std::byte> deep(100000, std::byte{0x91});
-  auto r = mpk::to_json(view(deep));
+  auto r = mpk::to_json(deep);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), (mpk::error{errc::depth_exceeded, 512}));
   // Exactly at the limit is fine; the limit comes from the reader.
   std::vector<std::byte> ok(8, std::byte{0x91});
   ok.push_back(std::byte{0xc0});
-  auto r8 = mpk::to_json(view(ok), {}, mpk::limits{.max_depth = 8});
+  auto r8 = mpk::to_json(ok, {.read = {.limits = {.max_depth = 8}}});
   ASSERT_TRUE(r8);
   EXPECT_EQ(*r8, std::string(8, '[') + "null" + std::string(8, ']') + "\n");
-  EXPECT_FALSE(mpk::to_json(view(ok), {}, mpk::limits{.max_depth = 7}));
+  EXPECT_FALSE(mpk::to_json(ok, {.read = {.limits = {.max_depth = 7}}}));
 }
 
 // --- to_json, lossless mode ------------------------------------------------------------
@@ -269,7 +265,7 @@ TEST(ToJsonLines, StopAfterAndResumeGiveTheSameText) {
 
 TEST(ToJsonLines, KeepsTheValuesBeforeAnError) {
   const auto bytes = hex("01 a1 61 c1");
-  mpk::reader r(view(bytes));
+  mpk::reader r(bytes);
   std::string out = "before:";
   const auto n = mpk::to_json_lines(r, out);
   ASSERT_FALSE(n);
@@ -390,14 +386,14 @@ TEST(ToJsonLossless, TaggedValues) {
 
 /// Lossless both ways gives the same bytes.
 void expect_round_trip(const std::vector<std::byte>& bytes, const std::string& what) {
-  auto text = mpk::to_json(view(bytes), {.lossless = true});
+  auto text = mpk::to_json(bytes, {.lossless = true});
   ASSERT_TRUE(text) << what << ": " << text.error().to_string();
   mpk::buffer back;
   std::string why;
   auto n = mpk::from_json(*text, back, {.lossless = true}, &why);
   ASSERT_TRUE(n) << what << ": " << n.error().to_string() << " " << why << "\n" << *text;
   EXPECT_EQ(*n, 1u);
-  ASSERT_EQ(to_hex(back.bytes()), to_hex(view(bytes))) << what << "\n" << *text;
+  ASSERT_EQ(to_hex(back.bytes()), to_hex(mpk::as_bytes(bytes))) << what << "\n" << *text;
 }
 
 TEST(ToJsonLossless, RandomValuesRoundTripToTheSameBytes) {

@@ -179,7 +179,7 @@ std::string compare(std::span<const std::byte> x, std::span<const std::byte> y, 
           return "another float64";
         break;
       case mpk::type::str:
-        if (a.read_str() != b.read_str()) return "another string";
+        if (a.read_string_view() != b.read_string_view()) return "another string";
         break;
       case mpk::type::bin: {
         const auto p = a.read_bin(), q = b.read_bin();

@@ -489,7 +489,7 @@ TEST(ReaderStr, EveryLengthBoundaryInEveryForm) {
     for (const bytes& in : both_paths(head + payload)) {
       mpk::reader r(in);
       EXPECT_EQ(r.peek(), mpk::type::str);
-      const std::string_view s = r.read_str();
+      const std::string_view s = r.read_string_view();
       ASSERT_TRUE(r.ok()) << c.m << " " << c.n;
       EXPECT_EQ(s.size(), c.n);
       EXPECT_EQ(s, as_text(payload));
@@ -512,7 +512,7 @@ TEST(ReaderStr, NotBin) {
   EXPECT_EQ(r.error(), err(errc::type_mismatch, 0));
   const bytes b = hex("c4 01 61");
   mpk::reader r2(b);
-  EXPECT_TRUE(r2.read_str().empty());
+  EXPECT_TRUE(r2.read_string_view().empty());
   EXPECT_EQ(r2.error(), err(errc::type_mismatch, 0));
 }
 
@@ -710,7 +710,7 @@ void dump(R& r, std::string& out, int depth = 0) {
       out += std::to_string(r.template read<double>());
       break;
     case mpk::type::str:
-      out += '"' + std::string(r.read_str()) + '"';
+      out += '"' + std::string(r.read_string_view()) + '"';
       break;
     case mpk::type::bin:
       out += "bin" + std::to_string(r.read_bin().size());
@@ -848,11 +848,11 @@ TEST(ReaderTruncation, ScalarsCutShort) {
   // A str whose header fits but whose payload does not, with and without the fast path.
   const bytes s = hex("a5 61 62") + bytes{};
   mpk::reader r(s);
-  EXPECT_EQ(r.read_str(), "");
+  EXPECT_EQ(r.read_string_view(), "");
   EXPECT_EQ(r.error(), err(errc::truncated, 0));
   const bytes s2 = hex("da 00 40") + pattern(20);
   mpk::reader r2(s2);
-  EXPECT_EQ(r2.read_str(), "");
+  EXPECT_EQ(r2.read_string_view(), "");
   EXPECT_EQ(r2.error(), err(errc::truncated, 0));
 }
 
@@ -890,13 +890,13 @@ TEST(ReaderHostile, CleanErrorsWithoutLargeAllocations) {
         const mpk::limits lim = trusted ? mpk::limits::trusted() : mpk::limits{};
         const errc want = trusted ? c.trusted : c.by_default;
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           std::string text;
           dump(r, text);
           EXPECT_EQ(r.error(), err(want, 0)) << c.h << " trusted " << trusted;
         }
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           g_track = true;
           r.skip();
           g_track = false;
@@ -904,7 +904,7 @@ TEST(ReaderHostile, CleanErrorsWithoutLargeAllocations) {
           EXPECT_EQ(r.position(), 0u);
         }
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           g_track = true;
           const std::size_t n = r.field_size();
           g_track = false;
@@ -912,7 +912,7 @@ TEST(ReaderHostile, CleanErrorsWithoutLargeAllocations) {
           EXPECT_EQ(r.error(), err(want, 0)) << c.h;
         }
         {
-          mpk::reader r(in, lim);
+          mpk::reader r(in, {.limits = lim});
           g_track = true;
           const auto raw = r.raw_value();
           g_track = false;
@@ -954,7 +954,7 @@ TEST(ReaderHostile, DirectHeaderReads) {
         EXPECT_EQ(r.read_map_header(), 0u);
         break;
       case 2:
-        EXPECT_EQ(r.read_str(), "");
+        EXPECT_EQ(r.read_string_view(), "");
         break;
       case 3:
         EXPECT_TRUE(r.read_bin().empty());
@@ -1021,7 +1021,7 @@ TEST(ReaderHostile, DeepNesting) {
     EXPECT_EQ(r.error(), err(errc::depth_exceeded, 512));
   }
   {
-    mpk::reader r(deep, mpk::limits{.max_depth = 10});
+    mpk::reader r(deep, {.limits = {.max_depth = 10}});
     r.skip();
     EXPECT_EQ(r.error(), err(errc::depth_exceeded, 10));
   }
@@ -1033,7 +1033,7 @@ TEST(ReaderHostile, DeepNesting) {
   g_largest = 0;
   g_track = true;
   {
-    mpk::reader r(deep, mpk::limits::trusted());
+    mpk::reader r(deep, {.limits = mpk::limits::trusted()});
     r.skip();
     EXPECT_EQ(r.error(), err(errc::truncated, 99999));
   }
@@ -1070,11 +1070,11 @@ TEST(ReaderHostile, DepthLimitIsExact) {
   EXPECT_EQ(r3.error(), err(errc::depth_exceeded, 1024));
 
   const bytes empty_array = hex("90");
-  mpk::reader z(empty_array, mpk::limits{.max_depth = 0});
+  mpk::reader z(empty_array, {.limits = {.max_depth = 0}});
   z.skip();
   EXPECT_EQ(z.error(), err(errc::depth_exceeded, 0));
   const bytes scalar = hex("01");
-  mpk::reader z2(scalar, mpk::limits{.max_depth = 0});
+  mpk::reader z2(scalar, {.limits = {.max_depth = 0}});
   z2.skip();
   EXPECT_TRUE(z2.ok());
 }
@@ -1096,7 +1096,7 @@ TEST(ReaderHostile, DeepButWithinTheInlineStackAndBeyond) {
 template <class R>
 void expect_stopped(R& r, mpk::error want) {
   EXPECT_EQ(r.template read<int>(), 0);
-  EXPECT_EQ(r.read_str(), "");
+  EXPECT_EQ(r.read_string_view(), "");
   EXPECT_EQ(r.template read<double>(), 0.0);
   EXPECT_EQ(r.read_array_header(), 0u);
   EXPECT_EQ(r.peek(), mpk::type::invalid);
@@ -1123,7 +1123,7 @@ TEST(ReaderSticky, FirstErrorIsKept) {
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.position(), 0u);
   EXPECT_EQ(r.read<int>(), 1);
-  EXPECT_EQ(r.read_str(), "x");
+  EXPECT_EQ(r.read_string_view(), "x");
   EXPECT_EQ(r.remaining(), 10u);
 }
 
@@ -1155,7 +1155,7 @@ TEST(ReaderSticky, Unchecked) {
   expect_stopped(r, err(errc::type_mismatch, 1));
   r.reset(in);
   EXPECT_EQ(r.read<int>(), 1);
-  EXPECT_EQ(r.read_str(), "x");
+  EXPECT_EQ(r.read_string_view(), "x");
   EXPECT_TRUE(r.ok());
 }
 
@@ -1172,7 +1172,7 @@ TEST(ReaderState, ConstructorsPositionRemaining) {
     EXPECT_EQ(r->read_array_header(), 3u);
     EXPECT_EQ(r->position(), 1u);
     EXPECT_EQ(r->read<int>(), 1);
-    EXPECT_EQ(r->read_str(), "hi");
+    EXPECT_EQ(r->read_string_view(), "hi");
     EXPECT_EQ(r->remaining(), 1u);
     EXPECT_FALSE(r->at_end());
     r->read_nil();
@@ -1193,7 +1193,7 @@ TEST(ReaderState, CopiesLookAhead) {
   EXPECT_EQ(ahead.read<int>(), 0);
   EXPECT_FALSE(ahead.ok());
   EXPECT_TRUE(r.ok());
-  EXPECT_EQ(r.read_str(), "x");
+  EXPECT_EQ(r.read_string_view(), "x");
   EXPECT_EQ(r.read<int>(), 5);
 }
 
@@ -1228,7 +1228,7 @@ TEST(ReaderLimits, EachLimitIsInclusive) {
   };
   for (const row& c : rows) {
     for (const bytes& in : both_paths(hex(c.h))) {
-      mpk::reader r(in, lim);
+      mpk::reader r(in, {.limits = lim});
       r.skip();
       if (c.want == errc::ok) {
         EXPECT_TRUE(r.ok()) << c.h;
@@ -1236,7 +1236,7 @@ TEST(ReaderLimits, EachLimitIsInclusive) {
       } else {
         EXPECT_EQ(r.error().code, c.want) << c.h;
       }
-      mpk::reader d(in, lim);
+      mpk::reader d(in, {.limits = lim});
       std::string text;
       dump(d, text);
       if (c.want == errc::ok || c.want == errc::depth_exceeded)
@@ -1265,11 +1265,11 @@ TEST(ReaderLimits, DefaultsAndTrusted) {
   mpk::reader r(big);
   EXPECT_EQ(r.read_array_header(), 0u);
   EXPECT_EQ(r.error(), err(errc::limit_exceeded, 0));
-  mpk::reader t2(big, mpk::limits::trusted());
+  mpk::reader t2(big, {.limits = mpk::limits::trusted()});
   EXPECT_EQ(t2.read_array_header(), (1u << 24) + 1);
-  mpk::reader t3(big, mpk::limits::trusted());
+  mpk::reader t3(big, {.limits = mpk::limits::trusted()});
   EXPECT_EQ(t3.field_size(), big.size());
-  EXPECT_EQ(t3.get_limits().max_array_len, max);
+  EXPECT_EQ(t3.options().limits.max_array_len, max);
 }
 
 // --- agreement of skip, field_size, raw_value; unchecked reads identically ---------------

@@ -150,7 +150,7 @@ TEST(records_decode, hostile_definitions) {
   EXPECT_EQ(expand("d4 72 41 92 a1 61"), error(errc::truncated, 6));
   EXPECT_EQ(expand("d4 72 41 dd ff ff ff ff"), error(errc::limit_exceeded, 3));  // huge key count
   EXPECT_EQ(expand("d4 72 41 dc ff ff a1 61"), error(errc::truncated, 3));
-  EXPECT_EQ(expand("d4 72 41 dc 00 03 a1 61 a1 62 a1 63", {.limits = {.max_map_len = 2}}),
+  EXPECT_EQ(expand("d4 72 41 dc 00 03 a1 61 a1 62 a1 63", {.read = {.limits = {.max_map_len = 2}}}),
             error(errc::limit_exceeded, 3));
   EXPECT_EQ(expand("d4 72 41 91 a2 61", {}), error(errc::truncated, 4));
   EXPECT_EQ(expand("d4 72 41 93 a1 61 a1 62 a1 63 01"), error(errc::truncated, 0));  // values
@@ -161,7 +161,8 @@ TEST(records_decode, hostile_definitions) {
     deep += " 40";
   deep += " c0";
   EXPECT_EQ(expand(deep), error(errc::depth_exceeded, 6 + 511));
-  EXPECT_EQ(expand(deep, {.limits = mpk::limits::trusted()}).substr(0, 12), "81 a1 61 81 ");
+  EXPECT_EQ(expand(deep, {.read = {.limits = mpk::limits::trusted()}}).substr(0, 12),
+            "81 a1 61 81 ");
 }
 
 TEST(records_decode, a_failed_definition_leaves_the_table_as_it_was) {
@@ -417,10 +418,10 @@ TEST(records_typed, utf8_checks) {
   EXPECT_TRUE(mpk::unpack_records<label>(owned, bad_view).has_value());
   EXPECT_EQ(mpk::unpack_records<label>(owned, bad_copy).error(),
             (mpk::error{errc::invalid_utf8, 15}));
-  mpk::records_decoder all({.utf8 = mpk::utf8_check::all});
+  mpk::records_decoder all({.read = {.utf8 = mpk::utf8_check::all}});
   EXPECT_EQ(mpk::unpack_records<label>(all, bad_view).error(),
             (mpk::error{errc::invalid_utf8, 14}));
-  mpk::records_decoder none({.utf8 = mpk::utf8_check::none});
+  mpk::records_decoder none({.read = {.utf8 = mpk::utf8_check::none}});
   EXPECT_TRUE(mpk::unpack_records<label>(none, bad_copy).has_value());
   const auto good = hex("d4 72 40 92 a4 74 65 78 74 a4 63 6f 70 79 a2 c3 a9 a6 68 c3 a9 6c 6c 6f");
   auto ok = mpk::unpack_records<label>(all, good);  // text: a view into `good`

@@ -61,7 +61,7 @@ bytes valid_stream() {
 std::vector<mpk_fuzz::token> walk(mpk::reader& r, mpk::error& err) {
   std::vector<mpk_fuzz::token> out;
   std::vector<std::uint64_t> stack;
-  err = mpk_fuzz::walk_value(r, r.get_limits().max_depth, stack,
+  err = mpk_fuzz::walk_value(r, r.options().limits.max_depth, stack,
                              [&](const mpk_fuzz::token& t) { out.push_back(t); });
   return out;
 }
@@ -136,9 +136,9 @@ reading read_all(mpk::reader& r, const bytes& msg) {
 /// reader with the same limits reads, token for token; with the default limits, that is
 /// every message whole.
 void expect_reader_reads_valid_input(mpk::reader& r) {
-  const bool defaults = r.get_limits().max_depth == mpk::limits{}.max_depth;
+  const bool defaults = r.options().limits.max_depth == mpk::limits{}.max_depth;
   for (const bytes& msg : valid()) {
-    mpk::reader fresh(std::span<const std::byte>{}, r.get_limits());
+    mpk::reader fresh(std::span<const std::byte>{}, r.options());
     const reading got = read_all(r, msg);
     EXPECT_EQ(got, read_all(fresh, msg));
     if (defaults) {
@@ -159,7 +159,7 @@ TEST(Reuse, ReaderAfterEveryHostileInput) {
   // One reader for everything, with the default limits and with tiny ones (so that the
   // short inputs reach every limit).
   for (const mpk::limits& lim : {mpk::limits{}, mpk_fuzz::tiny_limits}) {
-    mpk::reader r(std::span<const std::byte>{}, lim);
+    mpk::reader r(std::span<const std::byte>{}, {.limits = lim});
     errc_set seen;
     for (const auto& h : catalogue) {
       SCOPED_TRACE(h.what);
@@ -196,7 +196,7 @@ mpk::value tree(const mpk::document& doc) {
 void expect_document_parses_valid_input(mpk::document& doc) {
   for (const bytes& msg : valid()) {
     for (const bool copy : {false, true}) {
-      ASSERT_TRUE(doc.parse_into(msg, {}, {.copy = copy}).has_value());
+      ASSERT_TRUE(doc.parse_into(msg, {.copy = copy}).has_value());
       const auto fresh = mpk::document::parse(msg);
       ASSERT_TRUE(fresh.has_value());
       EXPECT_EQ(tree(doc), tree(*fresh));
@@ -217,12 +217,13 @@ TEST(Reuse, DocumentAfterEveryHostileInput) {
   const std::vector<mpk_test::hostile_input> catalogue = mpk_test::hostile_catalogue();
   mpk::document doc;
   errc_set seen;
-  const mpk::document_options strict{.utf8 = mpk::utf8_check::all, .reject_duplicate_keys = true};
+  const mpk::read_options strict{.utf8 = mpk::utf8_check::all, .strict = true};
   for (const auto& h : catalogue) {
     SCOPED_TRACE(h.what);
     for (const mpk::limits& lim : {mpk::limits{}, mpk_fuzz::tiny_limits}) {
-      for (const mpk::document_options& o : {mpk::document_options{}, strict}) {
-        const auto r = doc.parse_into(h.bytes, lim, o);
+      for (mpk::read_options o : {mpk::read_options{}, strict}) {
+        o.limits = lim;
+        const auto r = doc.parse_into(h.bytes, {.read = o});
         seen.insert(r.error().code);
         if (!r) {
           // An error leaves no tree behind (docs/value.md).
@@ -240,7 +241,7 @@ TEST(Reuse, DocumentAfterEveryHostileInput) {
     }
     const bytes big = mpk_test::repeat(hex("91"), 3000, hex("c0"));
     with_first_allocation_failing([&] {
-      const auto r = d.parse_into(big, mpk::limits::trusted());
+      const auto r = d.parse_into(big, {.read = {.limits = mpk::limits::trusted()}});
       EXPECT_EQ(r.error().code, errc::out_of_memory);
       seen.insert(r.error().code);
     });
@@ -356,7 +357,7 @@ std::vector<std::string> transcript(mpk::stream_decoder& dec, std::size_t chunk)
 /// default limits, each message exactly (its bytes, its value).
 void expect_stream_decodes_valid_input(mpk::stream_decoder& dec) {
   const bytes all = valid_stream();
-  const bool defaults = dec.options().limits.max_depth == mpk::limits{}.max_depth &&
+  const bool defaults = dec.options().read.limits.max_depth == mpk::limits{}.max_depth &&
                         dec.options().max_buffer_size >= all.size();
   std::vector<std::string> expected;
   for (const bytes& msg : valid())
@@ -410,8 +411,8 @@ TEST(Reuse, StreamDecoderAfterEveryHostileInput) {
   for (auto& h : typed_catalogue())
     catalogue.push_back(std::move(h));
   errc_set seen;
-  mpk::stream_decoder dec({.utf8 = mpk::utf8_check::all, .strict = true});
-  mpk::stream_decoder tiny({.limits = mpk_fuzz::tiny_limits, .max_buffer_size = 64});
+  mpk::stream_decoder dec({.read = {.utf8 = mpk::utf8_check::all, .strict = true}});
+  mpk::stream_decoder tiny({.read = {.limits = mpk_fuzz::tiny_limits}, .max_buffer_size = 64});
   for (const auto& h : catalogue) {
     SCOPED_TRACE(h.what);
     for (mpk::stream_decoder* d : {&dec, &tiny}) {
@@ -568,7 +569,7 @@ void expect_records_decode_valid_input(mpk::records_decoder& dec) {
   mpk::records_decoder fresh(dec.options());
   const std::vector<std::string> got = transcript(dec, s);
   EXPECT_EQ(got, transcript(fresh, s));
-  if (dec.options().limits.max_depth == mpk::limits{}.max_depth) {
+  if (dec.options().read.limits.max_depth == mpk::limits{}.max_depth) {
     std::vector<std::string> expected;
     for (const mpk::value& v : s.values)
       expected.push_back(mpk_test::to_hex(mpk::pack(v).value().bytes()));
@@ -634,7 +635,7 @@ TEST(Reuse, RecordsDecoderAfterEveryHostileInput) {
     SCOPED_TRACE(mode == mpk::records_mode::sequential ? "sequential" : "per message");
     mpk::records_decoder dec({.mode = mode, .max_expansion = 2});
     mpk::records_decoder strict(
-        {.mode = mode, .limits = mpk_fuzz::tiny_limits, .utf8 = mpk::utf8_check::all});
+        {.mode = mode, .read = {.limits = mpk_fuzz::tiny_limits, .utf8 = mpk::utf8_check::all}});
     for (const auto& h : catalogue) {
       SCOPED_TRACE(h.what);
       for (mpk::records_decoder* d : {&dec, &strict}) {
@@ -645,7 +646,9 @@ TEST(Reuse, RecordsDecoderAfterEveryHostileInput) {
         seen.insert(d->parse(h.bytes).error().code);
         mpk::buffer out;
         seen.insert(d->expand(h.bytes, 0, out).error().code);
-        seen.insert(mpk::unpack_records<ab>(*d, h.bytes, {.strict = true}).error().code);
+        mpk::read_options strict_keys = d->options().read;
+        strict_keys.strict = true;
+        seen.insert(mpk::unpack_records<ab>(*d, h.bytes, strict_keys).error().code);
         seen.insert(mpk::unpack_records<std::vector<ab>>(*d, h.bytes).error().code);
         seen.insert(mpk::unpack_records<mpk::value>(*d, h.bytes).error().code);
         expect_records_decode_valid_input(*d);

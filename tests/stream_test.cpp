@@ -47,10 +47,6 @@ bool operator==(const w7_message& a, const w7_message& b) {
   return a.tag == b.tag && a.entries == b.entries;
 }
 
-std::span<const std::byte> view(const bytes& b) {
-  return {b.data(), b.size()};
-}
-
 /// A stream of messages of every kind: scalars at their encoding boundaries, strings and
 /// binaries of 0..300 bytes (str8/str16 headers), ext and fixext, nested and empty
 /// containers, a map of 20 entries, an array16, nesting 12 deep. Returns the stream and the
@@ -137,11 +133,11 @@ std::vector<bytes> chunked(mpk::stream_decoder& dec, std::span<const std::byte> 
 
 TEST(StreamDecoder, EverySplitPointEqualsOneShot) {
   const auto [input, sizes] = mixed_stream();
-  const std::vector<bytes> expected = one_shot(view(input));
+  const std::vector<bytes> expected = one_shot(mpk::as_bytes(input));
   ASSERT_EQ(expected.size(), sizes.size());
   for (std::size_t cut = 0; cut <= input.size(); ++cut) {
     mpk::stream_decoder dec;
-    EXPECT_EQ(chunked(dec, view(input), {cut}), expected) << "cut at " << cut;
+    EXPECT_EQ(chunked(dec, mpk::as_bytes(input), {cut}), expected) << "cut at " << cut;
     EXPECT_TRUE(dec.finish().has_value());
     EXPECT_EQ(dec.messages(), expected.size());
     EXPECT_EQ(dec.position(), input.size());
@@ -176,7 +172,7 @@ TEST(StreamDecoder, NextAllYieldsTheCompleteMessagesAtHandAtEverySplitPoint) {
       };
       for (std::size_t c : {cut, cut2, input.size()}) {
         if (c < from) continue;
-        ASSERT_TRUE(dec.feed(view(input).subspan(from, c - from)).has_value());
+        ASSERT_TRUE(dec.feed(mpk::as_bytes(input).subspan(from, c - from)).has_value());
         from = c;
         drain();
       }
@@ -193,7 +189,7 @@ TEST(StreamDecoder, NextAllYieldsTheRunBeforeAMalformedMessageThenItsError) {
   const bytes input = {std::byte{0x01}, std::byte{0x92}, std::byte{0x02}, std::byte{0x03},
                        std::byte{0x91}, std::byte{0xc1}, std::byte{0x04}};
   mpk::stream_decoder dec;
-  ASSERT_TRUE(dec.feed(view(input)).has_value());
+  ASSERT_TRUE(dec.feed(input).has_value());
   auto run = dec.next_all();
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->size(), 4u);  // 01 and [2, 3]
@@ -208,7 +204,7 @@ TEST(StreamDecoder, NextAllYieldsTheRunBeforeAMalformedMessageThenItsError) {
 TEST(StreamDecoder, PendingIsTheUnfinishedMessageAtTheEnd) {
   const bytes input = {std::byte{0x01}, std::byte{0x93}, std::byte{0x02}};
   mpk::stream_decoder dec;
-  ASSERT_TRUE(dec.feed(view(input)).has_value());
+  ASSERT_TRUE(dec.feed(input).has_value());
   auto run = dec.next_all();
   ASSERT_TRUE(run.has_value());
   EXPECT_EQ(run->size(), 1u);
@@ -223,7 +219,7 @@ TEST(StreamDecoder, PendingIsTheUnfinishedMessageAtTheEnd) {
 TEST(StreamDecoder, EveryPairOfSplitPointsInsideOneMessage) {
   // Two cuts inside the same (nested) message: the scan resumes twice.
   const auto [input, sizes] = mixed_stream();
-  const std::vector<bytes> expected = one_shot(view(input));
+  const std::vector<bytes> expected = one_shot(mpk::as_bytes(input));
   std::size_t start = 0;
   for (std::size_t i = 0; i + 3 < sizes.size(); ++i)
     start += sizes[i];
@@ -231,7 +227,7 @@ TEST(StreamDecoder, EveryPairOfSplitPointsInsideOneMessage) {
   for (std::size_t a = start; a < end; ++a) {
     for (std::size_t b = a; b < end; b += 13) {
       mpk::stream_decoder dec;
-      ASSERT_EQ(chunked(dec, view(input), {a, b}), expected) << a << " " << b;
+      ASSERT_EQ(chunked(dec, mpk::as_bytes(input), {a, b}), expected) << a << " " << b;
     }
   }
 }
@@ -271,7 +267,7 @@ TEST(StreamDecoder, RandomChunksOf100MegabytesStayLinear) {
   const auto [mixed, sizes] = mixed_stream();
   mpk::buffer unit;
   mpk::writer w(unit);
-  w.write_raw(view(mixed));
+  w.write_raw(mpk::as_bytes(mixed));
   for (int i = 0; i < 100; ++i)
     mpk::pack_value(w, w7_message{"tag", {entry{1440949922, payload{"hi there"}}}});
   const std::size_t per_unit = sizes.size() + 100;
@@ -367,8 +363,8 @@ TEST(StreamDecoder, TypedOutputOneByteAtATime) {
 TEST(StreamDecoder, DocumentOutputEqualsParseAtEverySplitPoint) {
   const auto [input, sizes] = mixed_stream();
   std::vector<mpk::document> expected;
-  for (const bytes& m : one_shot(view(input)))
-    expected.push_back(*mpk::document::parse(view(m), {}, {.copy = true}));
+  for (const bytes& m : one_shot(mpk::as_bytes(input)))
+    expected.push_back(*mpk::document::parse(m, {.copy = true}));
   for (std::size_t cut = 0; cut <= input.size(); cut += 7) {
     mpk::stream_decoder dec;
     mpk::document doc;
@@ -383,9 +379,9 @@ TEST(StreamDecoder, DocumentOutputEqualsParseAtEverySplitPoint) {
         ++n;
       }
     };
-    ASSERT_TRUE(dec.feed(view(input).first(cut)).has_value());
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(input).first(cut)).has_value());
     drain();
-    ASSERT_TRUE(dec.feed(view(input).subspan(cut)).has_value());
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(input).subspan(cut)).has_value());
     drain();
     EXPECT_EQ(n, expected.size());
   }
@@ -401,7 +397,7 @@ TEST(StreamDecoder, RawTypedAndDocumentOutputsMixOnOneStream) {
     std::vector<std::string> got;
     int step = 0;
     for (std::size_t at = 0; at < input.size(); at += chunk) {
-      ASSERT_TRUE(dec.feed(view(input).subspan(at, std::min(chunk, input.size() - at))));
+      ASSERT_TRUE(dec.feed(mpk::as_bytes(input).subspan(at, std::min(chunk, input.size() - at))));
       for (bool more = true; more;) {
         switch (step % 3) {
           case 0: {
@@ -442,28 +438,28 @@ TEST(StreamDecoder, RawTypedAndDocumentOutputsMixOnOneStream) {
 TEST(StreamDecoder, MaxBufferSize) {
   mpk::stream_decoder dec({.max_buffer_size = 16});
   const bytes eight = hex("01 02 03 04 05 06 07 08");
-  ASSERT_TRUE(dec.feed(view(eight)).has_value());
-  ASSERT_TRUE(dec.feed(view(eight)).has_value());  // 16 held: the limit
-  auto over = dec.feed(view(eight));
+  ASSERT_TRUE(dec.feed(eight).has_value());
+  ASSERT_TRUE(dec.feed(eight).has_value());  // 16 held: the limit
+  auto over = dec.feed(eight);
   EXPECT_EQ(over.error(), (mpk::error{mpk::errc::limit_exceeded, 0}));
 
   // Taking the messages frees the room.
   dec.reset();
-  ASSERT_TRUE(dec.feed(view(eight)).has_value());
-  ASSERT_TRUE(dec.feed(view(eight)).has_value());
+  ASSERT_TRUE(dec.feed(eight).has_value());
+  ASSERT_TRUE(dec.feed(eight).has_value());
   for (int i = 0; i < 16; ++i)
     EXPECT_EQ(dec.next()->size(), 1u);
-  EXPECT_TRUE(dec.feed(view(eight)).has_value());
-  EXPECT_TRUE(dec.feed(view(eight)).has_value());
+  EXPECT_TRUE(dec.feed(eight).has_value());
+  EXPECT_TRUE(dec.feed(eight).has_value());
   EXPECT_LE(dec.capacity(), 16u);
 
   // A message larger than the limit: its start is the error's offset.
   dec.reset();
-  ASSERT_TRUE(dec.feed(view(hex("07 d9 20"))).has_value());  // 7, then a str8 of 32 bytes
+  ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("07 d9 20"))).has_value());  // 7, then a str8 of 32 bytes
   EXPECT_EQ(dec.next()->size(), 1u);
   EXPECT_TRUE(dec.next()->empty());
-  ASSERT_TRUE(dec.feed(view(bytes(14, std::byte{'a'}))).has_value());
-  EXPECT_EQ(dec.feed(view(eight)).error(), (mpk::error{mpk::errc::limit_exceeded, 1}));
+  ASSERT_TRUE(dec.feed(mpk::as_bytes(bytes(14, std::byte{'a'}))).has_value());
+  EXPECT_EQ(dec.feed(eight).error(), (mpk::error{mpk::errc::limit_exceeded, 1}));
   EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::limit_exceeded, 1}));  // sticky
   EXPECT_TRUE(dec.prepare(4).empty());
 
@@ -479,23 +475,23 @@ TEST(StreamDecoder, ErrorsCarryTheStreamOffsetAndResetRecovers) {
   // 3 good messages (6 bytes), then an array whose second element is 0xc1.
   const bytes input = hex("01 a1 78 92 02 03 93 04 c1 05");
   mpk::stream_decoder dec;
-  ASSERT_TRUE(dec.feed(view(input).first(8)).has_value());
+  ASSERT_TRUE(dec.feed(mpk::as_bytes(input).first(8)).has_value());
   EXPECT_EQ(dec.next()->size(), 1u);
   EXPECT_EQ(dec.next()->size(), 2u);
   EXPECT_EQ(dec.next()->size(), 3u);
   EXPECT_TRUE(dec.next()->empty());  // 93 04: not complete yet
-  ASSERT_TRUE(dec.feed(view(input).subspan(8)).has_value());
+  ASSERT_TRUE(dec.feed(mpk::as_bytes(input).subspan(8)).has_value());
   const mpk::error bad{mpk::errc::invalid_marker, 8};
   EXPECT_EQ(dec.next().error(), bad);
   EXPECT_EQ(dec.next().error(), bad);  // sticky
-  EXPECT_EQ(dec.feed(view(input)).error(), bad);
+  EXPECT_EQ(dec.feed(input).error(), bad);
   EXPECT_EQ(dec.finish().error(), bad);
   std::int64_t x = 0;
   EXPECT_EQ(dec.next(x).error(), bad);
 
   dec.reset();
   EXPECT_TRUE(dec.ok());
-  ASSERT_TRUE(dec.feed(view(hex("cd 01 00"))).has_value());
+  ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("cd 01 00"))).has_value());
   EXPECT_EQ(*dec.next(x), true);
   EXPECT_EQ(x, 256);
   EXPECT_EQ(dec.position(), 3u);  // offsets start again after reset()
@@ -504,47 +500,47 @@ TEST(StreamDecoder, ErrorsCarryTheStreamOffsetAndResetRecovers) {
   mpk::stream_decoder far;
   const bytes many(100000, std::byte{0x01});
   for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(far.feed(view(many)).has_value());
+    ASSERT_TRUE(far.feed(many).has_value());
     while (!far.next()->empty()) {
     }
   }
-  ASSERT_TRUE(far.feed(view(hex("92 01 c1"))).has_value());
+  ASSERT_TRUE(far.feed(mpk::as_bytes(hex("92 01 c1"))).has_value());
   EXPECT_EQ(far.next().error(), (mpk::error{mpk::errc::invalid_marker, 1000002}));
 }
 
 TEST(StreamDecoder, LimitsApply) {
   {  // a str above max_str_len, found from its header before the payload arrives
-    mpk::stream_decoder dec({.limits = {.max_str_len = 10}});
-    ASSERT_TRUE(dec.feed(view(hex("05 91 d9 20"))).has_value());
+    mpk::stream_decoder dec({.read = {.limits = {.max_str_len = 10}}});
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("05 91 d9 20"))).has_value());
     EXPECT_EQ(dec.next()->size(), 1u);
     EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::limit_exceeded, 2}));
   }
   {  // nesting deeper than max_depth
-    mpk::stream_decoder dec({.limits = {.max_depth = 3}});
-    ASSERT_TRUE(dec.feed(view(hex("91 91 91 c0"))).has_value());
+    mpk::stream_decoder dec({.read = {.limits = {.max_depth = 3}}});
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("91 91 91 c0"))).has_value());
     EXPECT_EQ(dec.next()->size(), 4u);
-    ASSERT_TRUE(dec.feed(view(hex("91 91"))).has_value());
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("91 91"))).has_value());
     EXPECT_TRUE(dec.next()->empty());
-    ASSERT_TRUE(dec.feed(view(hex("91 91 c0"))).has_value());
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("91 91 c0"))).has_value());
     EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::depth_exceeded, 7}));
   }
   {  // an array count above max_array_len
-    mpk::stream_decoder dec({.limits = {.max_array_len = 2}});
-    ASSERT_TRUE(dec.feed(view(hex("dc 00"))).has_value());
+    mpk::stream_decoder dec({.read = {.limits = {.max_array_len = 2}}});
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("dc 00"))).has_value());
     EXPECT_TRUE(dec.next()->empty());
-    ASSERT_TRUE(dec.feed(view(hex("03"))).has_value());
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("03"))).has_value());
     EXPECT_EQ(dec.next().error(), (mpk::error{mpk::errc::limit_exceeded, 0}));
   }
   {  // a declared count far beyond the bytes: waits (bounded memory), never allocates for it
-    mpk::stream_decoder dec({.limits = mpk::limits::trusted(), .max_buffer_size = 1024});
-    ASSERT_TRUE(dec.feed(view(hex("dd ff ff ff ff 01 02"))).has_value());
+    mpk::stream_decoder dec({.read = {.limits = mpk::limits::trusted()}, .max_buffer_size = 1024});
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("dd ff ff ff ff 01 02"))).has_value());
     EXPECT_TRUE(dec.next()->empty());
     EXPECT_EQ(dec.finish().error(), (mpk::error{mpk::errc::truncated, 0}));
     EXPECT_LE(dec.capacity(), 4096u);
   }
   {  // typed: unpack's own errors, with the stream offset
     mpk::stream_decoder dec;
-    ASSERT_TRUE(dec.feed(view(hex("01 cd 01 00"))).has_value());
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(hex("01 cd 01 00"))).has_value());
     std::uint8_t small = 0;
     EXPECT_EQ(*dec.next(small), true);
     EXPECT_EQ(dec.next(small).error(), (mpk::error{mpk::errc::out_of_range, 1}));
@@ -577,7 +573,7 @@ TEST(StreamDecoder, ElementWiseArray) {
 
   // Typed elements, and the end of input inside the container.
   mpk::stream_decoder typed({.elements = true});
-  ASSERT_TRUE(typed.feed(view(hex("93 01 02"))).has_value());
+  ASSERT_TRUE(typed.feed(mpk::as_bytes(hex("93 01 02"))).has_value());
   int x = 0;
   EXPECT_EQ(*typed.next(x), true);
   EXPECT_EQ(x, 1);
@@ -588,13 +584,13 @@ TEST(StreamDecoder, ElementWiseArray) {
 
   // A top-level scalar is not a container.
   mpk::stream_decoder scalar({.elements = true});
-  ASSERT_TRUE(scalar.feed(view(hex("91 01 05"))).has_value());
+  ASSERT_TRUE(scalar.feed(mpk::as_bytes(hex("91 01 05"))).has_value());
   EXPECT_EQ(scalar.next()->size(), 1u);
   EXPECT_EQ(scalar.next().error(), (mpk::error{mpk::errc::type_mismatch, 2}));
 
   // Items nest one level less than max_depth (the container is depth 1).
-  mpk::stream_decoder deep({.limits = {.max_depth = 2}, .elements = true});
-  ASSERT_TRUE(deep.feed(view(hex("92 91 01 91 91 01"))).has_value());
+  mpk::stream_decoder deep({.read = {.limits = {.max_depth = 2}}, .elements = true});
+  ASSERT_TRUE(deep.feed(mpk::as_bytes(hex("92 91 01 91 91 01"))).has_value());
   EXPECT_EQ(deep.next()->size(), 2u);
   EXPECT_EQ(deep.next().error(), (mpk::error{mpk::errc::depth_exceeded, 4}));
 }
@@ -643,9 +639,9 @@ TEST(StreamDecoder, ElementWiseMapEntries) {
         got.emplace_back(std::string(key), mpk_test::to_hex(mpk::pack(value)->bytes()));
       }
     };
-    ASSERT_TRUE(dec.feed(view(input).first(cut)));
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(input).first(cut)));
     drain();
-    ASSERT_TRUE(dec.feed(view(input).subspan(cut)));
+    ASSERT_TRUE(dec.feed(mpk::as_bytes(input).subspan(cut)));
     drain();
     const std::vector<std::pair<std::string, std::string>> expected = {
         {"a", "01"}, {"bc", "91 02"}, {"d", "a2 78 79"}};
@@ -653,7 +649,7 @@ TEST(StreamDecoder, ElementWiseMapEntries) {
   }
   // Raw entries are key and value together; typed elements are for arrays only.
   mpk::stream_decoder dec({.elements = true});
-  ASSERT_TRUE(dec.feed(view(input)));
+  ASSERT_TRUE(dec.feed(input));
   EXPECT_EQ(mpk_test::to_hex(*dec.next()), "a1 61 01");
   int x = 0;
   EXPECT_EQ(dec.next(x).error().code, mpk::errc::invalid_argument);

@@ -789,29 +789,29 @@ TEST(ReaderUtf8, PolicyForViews) {
     EXPECT_TRUE(r.ok());
   }
   {
-    mpk::reader r(msg, mpk::limits{}, mpk::utf8_check::all);
-    EXPECT_EQ(r.get_utf8_check(), mpk::utf8_check::all);
+    mpk::reader r(msg, {.utf8 = mpk::utf8_check::all});
+    EXPECT_EQ(r.options().utf8, mpk::utf8_check::all);
     (void)r.read_array_header();
     (void)r.read<int>();
     EXPECT_EQ(r.read<std::string_view>(), "");
     EXPECT_EQ(r.error(), (mpk::error{mpk::errc::invalid_utf8, 2}));
   }
   {
-    mpk::reader r(msg, {}, mpk::utf8_check::all);
+    mpk::reader r(msg, {.utf8 = mpk::utf8_check::all});
     (void)r.read_array_header();
     (void)r.read<int>();
-    EXPECT_EQ(r.read_str(), "");
+    EXPECT_EQ(r.read_string_view(), "");
     EXPECT_EQ(r.error().code, mpk::errc::invalid_utf8);
   }
   {
-    mpk::reader r(msg, {}, mpk::utf8_check::none);  // raw bytes into std::string
+    mpk::reader r(msg, {.utf8 = mpk::utf8_check::none});  // raw bytes into std::string
     (void)r.read_array_header();
     (void)r.read<int>();
     EXPECT_EQ(r.read<std::string>(), bytes("ed a0 80"));
     EXPECT_TRUE(r.ok());
   }
   {
-    mpk::unchecked_reader r(msg, {}, mpk::utf8_check::owned);
+    mpk::unchecked_reader r(msg, {.utf8 = mpk::utf8_check::owned});
     (void)r.read_array_header();
     (void)r.read<int>();
     EXPECT_EQ(r.read<std::string>(), "");
@@ -819,10 +819,10 @@ TEST(ReaderUtf8, PolicyForViews) {
   }
   {
     const std::vector<std::byte> ok = message_with("caf\xc3\xa9");
-    mpk::reader r(ok, {}, mpk::utf8_check::all);
+    mpk::reader r(ok, {.utf8 = mpk::utf8_check::all});
     (void)r.read_array_header();
     (void)r.read<int>();
-    EXPECT_EQ(r.read_str(), "caf\xc3\xa9");
+    EXPECT_EQ(r.read_string_view(), "caf\xc3\xa9");
     EXPECT_TRUE(r.ok());
   }
 }
@@ -840,7 +840,7 @@ TEST(ReaderUtf8, ReadU16String) {
   // An encoded surrogate would become a lone surrogate: refused even with utf8_check::none.
   for (const std::string& bad : {bytes("ed a0 80"), bytes("ed b0 80"), bytes("f4 90 80 80")}) {
     const std::vector<std::byte> m = message_with(bad);
-    mpk::reader rb(m, {}, mpk::utf8_check::none);
+    mpk::reader rb(m, {.utf8 = mpk::utf8_check::none});
     (void)rb.read_array_header();
     (void)rb.read<int>();
     EXPECT_EQ(rb.read<std::u16string>(), u"");
@@ -858,7 +858,7 @@ TEST(ReaderUtf8, OtherErrorsOfOwnedStrings) {
   EXPECT_EQ(r2.read<std::u16string>(), u"");
   EXPECT_EQ(r2.error(), (mpk::error{mpk::errc::truncated, 0}));
   const std::vector<std::byte> long_str = hex("a5 61 62 63 64 65");
-  mpk::reader r3(long_str, mpk::limits{.max_str_len = 4});
+  mpk::reader r3(long_str, {.limits = {.max_str_len = 4}});
   EXPECT_EQ(r3.read<std::string>(), "");
   EXPECT_EQ(r3.error().code, mpk::errc::limit_exceeded);
 }

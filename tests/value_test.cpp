@@ -43,7 +43,7 @@ std::string bytes_of(const value& v) {
 
 value read_hex(const char* text, mpk::limits lim = {}) {
   const auto bytes = hex(text);
-  mpk::reader r{std::span<const std::byte>(bytes), lim};
+  mpk::reader r{std::span<const std::byte>(bytes), {.limits = lim}};
   auto v = mpk::read_value(r);
   EXPECT_TRUE(v.has_value()) << v.error().to_string();
   EXPECT_TRUE(r.at_end());
@@ -240,7 +240,7 @@ TEST(Value, ReadValueErrorsAndLimits) {
   }
   {
     const auto bytes = hex("91 91 91 01");
-    mpk::reader r{std::span<const std::byte>(bytes), {.max_depth = 2}};
+    mpk::reader r{std::span<const std::byte>(bytes), {.limits = {.max_depth = 2}}};
     EXPECT_EQ(mpk::read_value(r).error().code, errc::depth_exceeded);
   }
   {
@@ -250,7 +250,7 @@ TEST(Value, ReadValueErrorsAndLimits) {
   }
   {
     const auto bytes = hex("a3 61 62 63");
-    mpk::reader r{std::span<const std::byte>(bytes), {.max_str_len = 2}};
+    mpk::reader r{std::span<const std::byte>(bytes), {.limits = {.max_str_len = 2}}};
     EXPECT_EQ(mpk::read_value(r).error(), (mpk::error{errc::limit_exceeded, 0}));
   }
 }
@@ -263,7 +263,7 @@ TEST(Value, ReadValueChecksUtf8LikeTheReader) {
     EXPECT_EQ(r.error(), (mpk::error{errc::invalid_utf8, 4}));
   }
   {
-    mpk::reader r{std::span<const std::byte>(bytes), {}, mpk::utf8_check::none};
+    mpk::reader r{std::span<const std::byte>(bytes), {.utf8 = mpk::utf8_check::none}};
     auto v = mpk::read_value(r);
     ASSERT_TRUE(v.has_value());
     EXPECT_EQ(bytes_of(*v), to_hex(bytes));
@@ -406,7 +406,7 @@ TEST(Value, DeepValuesAreWrittenAndComparedIteratively) {
   EXPECT_EQ(bytes[0], std::byte{0x91});
   EXPECT_EQ(bytes[5000], std::byte{42});
   // Read back with the depth limit lifted: equal.
-  mpk::reader r(bytes, {.max_depth = 6000});
+  mpk::reader r(bytes, {.limits = {.max_depth = 6000}});
   auto back = mpk::read_value(r);
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(*back, v);

@@ -56,9 +56,6 @@ std::shared_ptr<const std::string> text(std::size_t n) {
     s[i] = static_cast<char>('a' + i % 26);
   return std::make_shared<const std::string>(std::move(s));
 }
-std::span<const std::byte> as_bytes(const std::string& s) {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
 
 // The size classes of str, bin, ext, array and map: each boundary, one below and one above.
 const std::vector<std::size_t> lengths = {0,  1,  2,  3,  4,   5,   7,   8,    9,     15,    16,
@@ -159,38 +156,38 @@ std::vector<call> all_calls() {
     add("write(u8string_view " + s + ")", [t](auto& w) {
       w.write(std::u8string_view(reinterpret_cast<const char8_t*>(t->data()), t->size()));
     });
-    add("write(span " + s + ")", [t](auto& w) { w.write(as_bytes(*t)); });
-    add("write_bin(" + s + ")", [t](auto& w) { w.write_bin(as_bytes(*t)); });
-    add("write_bin(" + s + ") old_spec", [t](auto& w) { w.write_bin(as_bytes(*t)); },
+    add("write(span " + s + ")", [t](auto& w) { w.write(mpk::as_bytes(*t)); });
+    add("write_bin(" + s + ")", [t](auto& w) { w.write_bin(mpk::as_bytes(*t)); });
+    add("write_bin(" + s + ") old_spec", [t](auto& w) { w.write_bin(mpk::as_bytes(*t)); },
         {.old_spec = true});
     add("write_str8(" + s + ")", [t](auto& w) { w.write_str8(*t); });
     add("write_str16(" + s + ")", [t](auto& w) { w.write_str16(*t); });
     add("write_str32(" + s + ")", [t](auto& w) { w.write_str32(*t); });
-    add("write_bin8(" + s + ")", [t](auto& w) { w.write_bin8(as_bytes(*t)); });
-    add("write_bin16(" + s + ")", [t](auto& w) { w.write_bin16(as_bytes(*t)); });
-    add("write_bin32(" + s + ")", [t](auto& w) { w.write_bin32(as_bytes(*t)); });
-    add("write_ext(7, " + s + ")", [t](auto& w) { w.write_ext(7, as_bytes(*t)); });
-    add("write_ext(-1, " + s + ")", [t](auto& w) { w.write_ext(-1, as_bytes(*t)); });
+    add("write_bin8(" + s + ")", [t](auto& w) { w.write_bin8(mpk::as_bytes(*t)); });
+    add("write_bin16(" + s + ")", [t](auto& w) { w.write_bin16(mpk::as_bytes(*t)); });
+    add("write_bin32(" + s + ")", [t](auto& w) { w.write_bin32(mpk::as_bytes(*t)); });
+    add("write_ext(7, " + s + ")", [t](auto& w) { w.write_ext(7, mpk::as_bytes(*t)); });
+    add("write_ext(-1, " + s + ")", [t](auto& w) { w.write_ext(-1, mpk::as_bytes(*t)); });
     add("write_str_header(" + s + ") + raw", [t](auto& w) {
       w.write_str_header(t->size());
-      w.write_raw(as_bytes(*t));
+      w.write_raw(mpk::as_bytes(*t));
     });
     add("write_str_header(" + s + ") old_spec", [n](auto& w) { w.write_str_header(n); },
         {.old_spec = true});
     add("write_bin_header(" + s + ") + raw", [t](auto& w) {
       w.write_bin_header(t->size());
-      w.write_raw(as_bytes(*t));
+      w.write_raw(mpk::as_bytes(*t));
     });
     add("write_bin_header(" + s + ") old_spec", [n](auto& w) { w.write_bin_header(n); },
         {.old_spec = true});
     add("write_ext_header(7, " + s + ")", [n](auto& w) { w.write_ext_header(7, n); });
     add("write_ext_header(7, " + s + ") + raw", [t](auto& w) {
       w.write_ext_header(7, t->size());
-      w.write_raw(as_bytes(*t));
+      w.write_raw(mpk::as_bytes(*t));
     });
     add("begin_array(" + s + ")", [n](auto& w) { w.begin_array(n); });
     add("begin_map(" + s + ")", [n](auto& w) { w.begin_map(n); });
-    add("write_raw(" + s + ")", [t](auto& w) { w.write_raw(as_bytes(*t)); });
+    add("write_raw(" + s + ")", [t](auto& w) { w.write_raw(mpk::as_bytes(*t)); });
     // UTF-16: ASCII (as long in UTF-8), 2-byte and 3-byte forms, and surrogate pairs, so
     // that the UTF-8 length crosses the str boundaries the UTF-16 length does not (the
     // multi-byte forms up to 4096 units: beyond, they cross no further boundary).
@@ -255,7 +252,7 @@ std::vector<call> all_calls() {
     w.write("tags");
     w.begin_array(2);
     w.write(u"caf\u00e9");
-    w.write_ext(3, as_bytes(std::string(4, 'z')));
+    w.write_ext(3, mpk::as_bytes(std::string(4, 'z')));
   });
   return calls;
 }

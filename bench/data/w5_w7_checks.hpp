@@ -35,7 +35,7 @@ inline std::string first_difference(bytes_view a, std::string_view a_name, bytes
   while (at < a.size() && at < b.size() && a[at] == b[at])
     ++at;
   // Walk a header by header (into containers) to the item that holds byte `at`.
-  mpk::reader r(a, mpk::limits::trusted());
+  mpk::reader r(a, {.limits = mpk::limits::trusted()});
   std::size_t start = at;
   while (r.ok() && !r.at_end()) {
     const std::size_t here = r.position();

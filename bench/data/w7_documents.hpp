@@ -45,10 +45,6 @@ inline std::string pattern_bin(std::size_t n) {
   return s;
 }
 
-inline std::span<const std::byte> as_bytes(const std::string& s) {
-  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
-}
-
 template <class Writer>
 void write_tiny(Writer& w) {
   w.begin_map(2);
@@ -107,7 +103,7 @@ void write_medium_or_large(Writer& w, bool large) {
     w.write("bin");
     w.begin_array(3);
     for (std::size_t n : {std::size_t{256}, std::size_t{65536}, std::size_t{1} << 20})
-      w.write(std::span<const std::byte>(as_bytes(pattern_bin(n))));
+      w.write(std::span<const std::byte>(mpk::as_bytes(pattern_bin(n))));
   }
   w.write("str");
   w.begin_array(3);
@@ -141,7 +137,7 @@ void write_medium_or_large(Writer& w, bool large) {
     w.write(std::string_view(a));
     w.write(std::string_view(a));
     w.write(std::string_view(bb));
-    w.write(as_bytes(bb));
+    w.write(mpk::as_bytes(bb));
   }
   w.write("nil");
   w.write_nil();

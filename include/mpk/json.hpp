@@ -35,10 +35,13 @@
 
 namespace mpk::inline v0 {
 
-/// Options of to_json().
+/// Options of to_json(): the read options and the output format.
 ///
 ///     mpk::to_json(r, out, {.lossless = true});
 struct to_json_options {
+  /// How the input is read by to_json(bytes); the overloads taking a reader use the
+  /// reader's options instead. `allow_trailing` plays no part: every value is converted.
+  read_options read{};
   /// The lossless mapping ($float32, $bin, $ext, $timestamp, $str, $map); plain otherwise.
   bool lossless = false;
   /// Indent nested values by two spaces, one member or element a line; compact otherwise.
@@ -87,14 +90,22 @@ MPK_API result<std::size_t> to_json_lines(reader& r, std::string& out,
                                           const to_json_options& options = {},
                                           std::size_t stop_after = static_cast<std::size_t>(-1));
 
-/// Converts every value of `msgpack` (one value, or several one after another) to JSON: one
-/// text per value, each followed by '\n' (JSON Lines). `lim` bounds the input.
+namespace detail {
+MPK_API result<std::string> to_json_bytes(std::span<const std::byte> msgpack,
+                                          const to_json_options& options);
+}  // namespace detail
+
+/// Converts every value of `msgpack` (any mpk::byte_input: one value, or several one after
+/// another) to JSON: one text per value, each followed by '\n' (JSON Lines), read with
+/// `options.read`.
 ///
 ///     auto text = mpk::to_json(bytes, {.pretty = true});   // result<std::string>
 ///
 /// Errors: those of to_json(reader&, ...).
-MPK_API result<std::string> to_json(std::span<const std::byte> msgpack,
-                                    const to_json_options& options = {}, const limits& lim = {});
+template <byte_input B>
+result<std::string> to_json(const B& msgpack, const to_json_options& options = {}) {
+  return detail::to_json_bytes(mpk::as_bytes(msgpack), options);
+}
 
 /// Converts JSON text to MessagePack appended to `out`, in the smallest forms: integers
 /// that fit int64 or uint64 stay integers, every other number (integers beyond 64 bits

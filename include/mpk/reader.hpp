@@ -3,7 +3,7 @@
 //     mpk::reader r(bytes);
 //     std::uint32_t n = r.read_map_header();
 //     for (std::uint32_t i = 0; i < n; ++i) {
-//       std::string_view key = r.read_str();
+//       std::string_view key = r.read_string_view();
 //       if (key == "id") id = r.read<std::int64_t>();
 //       else r.skip();
 //     }
@@ -30,12 +30,14 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "mpk/bytes.hpp"
 #include "mpk/detail/reader_decoders.hpp"
 #include "mpk/detail/reader_extent.hpp"
 #include "mpk/error.hpp"
@@ -70,40 +72,37 @@ class basic_reader {
   /// A reader with no input: every read is errc::truncated.
   basic_reader() noexcept = default;
 
-  /// A reader over `input`, enforcing `lim` (the default limits unless given) and checking
-  /// the strings that `utf8` says for valid UTF-8.
+  /// A reader over `input` (any mpk::byte_input: std::string, std::span<const std::byte>,
+  /// std::vector<std::uint8_t>, mpk::buffer, ...), enforcing `options.limits` and checking
+  /// the strings that `options.utf8` says for valid UTF-8. The reader views
+  /// `input`, which must outlive it: a temporary that owns its bytes (a std::string, a
+  /// vector, a buffer) does not compile.
   ///
-  ///     mpk::reader r(std::span<const std::byte>(buf.data(), buf.size()));
-  explicit basic_reader(std::span<const std::byte> input, limits lim = {},
-                        utf8_check utf8 = utf8_check::owned) noexcept
-      : begin_(input.data()),
-        p_(input.data()),
-        end_(input.data() + input.size()),
-        lim_(lim),
-        utf8_(utf8) {}
+  ///     mpk::reader r(msg);   // a std::string holding a message
+  template <class B>
+  requires byte_input<std::remove_cvref_t<B>>
+  explicit basic_reader(B&& input, const read_options& options = {}) noexcept
+      : basic_reader(checked_view<B>(input), options, 0) {}
 
   /// A reader over `size` bytes at `data`.
-  basic_reader(const void* data, std::size_t size, limits lim = {},
-               utf8_check utf8 = utf8_check::owned) noexcept
-      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), lim,
-                     utf8) {}
+  basic_reader(const void* data, std::size_t size, const read_options& options = {}) noexcept
+      : basic_reader(std::span<const std::byte>(static_cast<const std::byte*>(data), size), options,
+                     0) {}
 
-  /// A reader over the bytes of `input` (e.g. a std::string holding a message).
-  explicit basic_reader(std::string_view input, limits lim = {},
-                        utf8_check utf8 = utf8_check::owned) noexcept
-      : basic_reader(input.data(), input.size(), lim, utf8) {}
-
-  /// Starts again on `input`, with the same limits, and clears the error.
-  void reset(std::span<const std::byte> input) noexcept {
-    begin_ = p_ = input.data();
-    end_ = input.data() + input.size();
+  /// Starts again on `input` (viewed, as by the constructor), with the same options, and
+  /// clears the error.
+  template <class B>
+  requires byte_input<std::remove_cvref_t<B>>
+  void reset(B&& input) noexcept {
+    const std::span<const std::byte> in = checked_view<B>(input);
+    begin_ = p_ = in.data();
+    end_ = in.data() + in.size();
     err_ = {};
   }
 
-  /// The limits this reader enforces.
-  const limits& get_limits() const noexcept { return lim_; }
-  /// Which strings this reader checks for valid UTF-8.
-  utf8_check get_utf8_check() const noexcept { return utf8_; }
+  /// The options this reader was given: the limits it enforces, the strings it checks for
+  /// UTF-8, and (for the decoders layered on it) strictness.
+  const read_options& options() const noexcept { return options_; }
 
   // --- state ---------------------------------------------------------------------------
 
@@ -181,7 +180,7 @@ class basic_reader {
     } else if constexpr (std::is_same_v<T, std::u16string>) {
       return read_u16string();
     } else if constexpr (std::is_same_v<T, std::string_view>) {
-      return read_str();
+      return read_string_view();
     } else {
       static_assert(!std::is_same_v<T, char> && !std::is_same_v<T, wchar_t> &&
                         !std::is_same_v<T, char8_t> && !std::is_same_v<T, char16_t> &&
@@ -216,20 +215,20 @@ class basic_reader {
   /// Errors (returning ""): errc::truncated, errc::invalid_marker, errc::type_mismatch,
   /// errc::limit_exceeded (longer than limits::max_str_len), errc::invalid_utf8 (with
   /// utf8_check::all; the offset is the str's).
-  [[nodiscard]] MPK_ALWAYS_INLINE std::string_view read_str() noexcept {
+  [[nodiscard]] MPK_ALWAYS_INLINE std::string_view read_string_view() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
-    if (utf8_ == utf8_check::all && !is_valid_utf8(s)) [[unlikely]]
+    if (options_.utf8 == utf8_check::all && !is_valid_utf8(s)) [[unlikely]]
       return invalid_utf8_at(at);
     return s;
   }
 
   /// Reads a str into a new std::string, checked for UTF-8 unless utf8_check::none.
-  /// Errors (returning ""): those of read_str(), errc::invalid_utf8, errc::out_of_memory.
+  /// Errors (returning ""): those of read_string_view(), errc::invalid_utf8, errc::out_of_memory.
   [[nodiscard]] std::string read_string() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
-    if (utf8_ != utf8_check::none && !is_valid_utf8(s)) [[unlikely]]
+    if (options_.utf8 != utf8_check::none && !is_valid_utf8(s)) [[unlikely]]
       return std::string(invalid_utf8_at(at));
 #if __cpp_exceptions
     try {
@@ -245,7 +244,7 @@ class basic_reader {
 
   /// Reads a str into a new std::u16string, transcoded from UTF-8 (always checked: the
   /// result never holds a lone surrogate).
-  /// Errors (returning u""): those of read_str(), errc::invalid_utf8, errc::out_of_memory.
+  /// Errors (returning u""): those of read_string_view(), errc::invalid_utf8, errc::out_of_memory.
   [[nodiscard]] std::u16string read_u16string() noexcept {
     const std::byte* const at = p_;
     const std::string_view s = read_with<detail::str_decoder>();
@@ -371,10 +370,10 @@ class basic_reader {
     if constexpr (is_checked) {
       const auto avail = static_cast<std::size_t>(end_ - p);
       if (avail >= 9) [[likely]]
-        return finish(D::template run<true>(p, p, avail, lim_));
+        return finish(D::template run<true>(p, p, avail, options_.limits));
       return finish(detail::decode_short<D>(p, end_, limits_copy()));
     } else {
-      return finish(D::template run<false>(p, p, 0, lim_));
+      return finish(D::template run<false>(p, p, 0, options_.limits));
     }
   }
 
@@ -396,12 +395,12 @@ class basic_reader {
     if constexpr (is_checked) {
       const auto avail = static_cast<std::size_t>(end_ - p);
       if (avail >= 9) [[likely]] {
-        const detail::extent x = detail::value_extent<true>(p, avail, lim_);
+        const detail::extent x = detail::value_extent<true>(p, avail, options_.limits);
         if (!x.container && x.ec == errc::ok) [[likely]]
           return x.size;
       }
     } else {
-      const detail::extent x = detail::value_extent<false>(p, 0, lim_);
+      const detail::extent x = detail::value_extent<false>(p, 0, options_.limits);
       if (!x.container && x.ec == errc::ok) [[likely]]
         return x.size;
     }
@@ -411,6 +410,21 @@ class basic_reader {
       return 0;
     }
     return static_cast<std::size_t>(w.at - p);
+  }
+
+  basic_reader(std::span<const std::byte> input, const read_options& options, int) noexcept
+      : begin_(input.data()),
+        p_(input.data()),
+        end_(input.data() + input.size()),
+        options_(options) {}
+
+  // The view a reader takes of `input`; a temporary that owns its bytes would dangle.
+  template <class B>
+  static std::span<const std::byte> checked_view(const std::remove_cvref_t<B>& input) noexcept {
+    static_assert(std::is_lvalue_reference_v<B> || std::ranges::borrowed_range<B>,
+                  "mpk::reader: the input is a temporary that owns its bytes, and the reader "
+                  "would point into it after it is destroyed; keep it in a variable");
+    return mpk::as_bytes(input);
   }
 
   /// Records errc::invalid_utf8 for the str at `at` (already consumed: the reader stops there).
@@ -423,8 +437,9 @@ class basic_reader {
   /// itself (a compiler may pass a by-value aggregate by address, and the reader would then
   /// no longer live in registers).
   MPK_ALWAYS_INLINE limits limits_copy() const noexcept {
-    return limits{lim_.max_depth,   lim_.max_str_len,   lim_.max_bin_len,
-                  lim_.max_ext_len, lim_.max_array_len, lim_.max_map_len};
+    return limits{options_.limits.max_depth,     options_.limits.max_str_len,
+                  options_.limits.max_bin_len,   options_.limits.max_ext_len,
+                  options_.limits.max_array_len, options_.limits.max_map_len};
   }
 
   /// Records the first error (a later one is ignored) and stops the reader: the end moves to
@@ -444,9 +459,8 @@ class basic_reader {
   const std::byte* begin_ = nullptr;
   const std::byte* p_ = nullptr;
   const std::byte* end_ = nullptr;
-  limits lim_{};
+  read_options options_{};
   detail::sticky_error err_{};
-  utf8_check utf8_ = utf8_check::owned;
 };
 
 /// The reader for untrusted input: every check on (the default policy).

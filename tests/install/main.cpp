@@ -23,10 +23,6 @@ void expect(bool ok, const char* what) {
   }
 }
 
-std::span<const std::byte> bytes_of(const mpk::buffer& b) {
-  return {b.data(), b.size()};
-}
-
 }  // namespace
 
 int main() {
@@ -56,7 +52,7 @@ int main() {
   expect(u16 && *u16 == u"caf\u00e9", "to_utf16");
 
   // Document and owning value.
-  auto doc = mpk::document::parse(bytes_of(buf));
+  auto doc = mpk::document::parse(buf);
   expect(doc && doc->root()["name"].as<std::string_view>().value() == "caf\xc3\xa9",
          "document::parse");
   mpk::value v = {{"name", "caf\xc3\xa9"}, {"tags", {1, nullptr}}};
@@ -65,7 +61,7 @@ int main() {
   // An exception thrown by the library (result::value() of an error), caught here.
   bool caught = false;
   try {
-    (void)mpk::document::parse(bytes_of(buf).first(3)).value();
+    (void)mpk::document::parse(mpk::as_bytes(buf).first(3)).value();
   } catch (const mpk::exception& e) {
     caught = e.error().code == mpk::errc::truncated;
   }
@@ -73,7 +69,7 @@ int main() {
 
   // Streams: a message in two chunks, and a stream_sink through a callback.
   mpk::stream_decoder dec;
-  expect(dec.feed(bytes_of(buf).first(4)) && dec.feed(bytes_of(buf).subspan(4)), "feed");
+  expect(dec.feed(mpk::as_bytes(buf).first(4)) && dec.feed(mpk::as_bytes(buf).subspan(4)), "feed");
   mpk::document streamed;
   auto got = dec.next(streamed);
   expect(got && *got && streamed.root()["tags"][0].as<int>().value() == 1, "stream_decoder");
@@ -94,15 +90,14 @@ int main() {
   mpk::records_encoder enc;
   auto records = enc.encode(v);
   mpk::records_decoder rdec;
-  auto back =
-      records ? rdec.read_value(bytes_of(*records)) : mpk::result<mpk::value>(records.error());
+  auto back = records ? rdec.read_value(*records) : mpk::result<mpk::value>(records.error());
   expect(records && records->size() > 3 && std::to_integer<int>(records->data()[0]) == 0xd4,
          "records_encoder");
   expect(back && *back == v, "records_decoder");
 
 #if MPK_CONSUMER_JSON
   // JSON both ways.
-  auto json = mpk::to_json(bytes_of(buf));
+  auto json = mpk::to_json(buf);
   expect(json && *json == "{\"name\":\"caf\xc3\xa9\",\"tags\":[1,null]}\n", "to_json");
   mpk::buffer from;
   auto n = json ? mpk::from_json(*json, from) : mpk::result<std::size_t>(json.error());

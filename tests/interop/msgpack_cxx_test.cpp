@@ -40,10 +40,6 @@ namespace {
 constexpr std::uint64_t corpus_seed = 0x6d706b2d63787830;  // "mpk-cxx0"
 constexpr std::size_t corpus_size = 3000;
 
-std::span<const std::byte> as_span(const std::vector<std::byte>& v) {
-  return {v.data(), v.size()};
-}
-
 std::vector<std::byte> bytes_of(const msgpack::sbuffer& b) {
   const auto* p = reinterpret_cast<const std::byte*>(b.data());
   return {p, p + b.size()};
@@ -388,12 +384,12 @@ TEST(MsgpackCxx, MpkReadsMsgpackCxxBytes) {
   for (std::size_t j = 0; j < corpus().size(); ++j) {
     const test_value& v = corpus()[j];
     const std::vector<std::byte> theirs = cxx_encode(v);
-    mpk::reader r(as_span(theirs));
+    mpk::reader r(theirs);
     const test_value back = mpk_test::read(r);
     ASSERT_TRUE(r.ok()) << "value " << j << ": " << r.error().to_string();
     ASSERT_TRUE(r.at_end()) << "value " << j;
     ASSERT_EQ(back, as_msgpack_cxx_packs(v)) << "value " << j;
-    mpk::reader s(as_span(theirs));
+    mpk::reader s(theirs);
     ASSERT_EQ(s.field_size(), theirs.size()) << "value " << j;
   }
 }

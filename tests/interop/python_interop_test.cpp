@@ -59,10 +59,6 @@ namespace {
 constexpr std::uint64_t corpus_seed = 0x6d706b2d70793031;  // "mpk-py01"
 constexpr std::size_t random_count = 800;
 
-std::span<const std::byte> as_span(const std::vector<std::byte>& v) {
-  return {v.data(), v.size()};
-}
-
 std::vector<std::byte> read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::error_code ec;
@@ -322,7 +318,7 @@ TEST(MsgpackPython, RepacksMpkBytesIdentically) {
 TEST(MsgpackPython, MpkReadsPythonRepackedValues) {
   REQUIRE_PEER();
   const python_run& run = peer();
-  mpk::reader r(as_span(run.reencoded));
+  mpk::reader r(run.reencoded);
   for (std::size_t j = 0; j < run.sent.size(); ++j) {
     ASSERT_FALSE(r.at_end()) << "python's output ends before value " << j;
     const test_value back = mpk_test::read(r);
@@ -340,7 +336,7 @@ TEST(MsgpackPython, MpkReadsPythonValuesAsDescribed) {
   ASSERT_GT(run.own_described.size(), 500u);
   for (std::size_t j = 0; j < run.own_described.size(); ++j) {
     const auto& [bytes, value] = run.own_described[j];
-    mpk::reader r(as_span(bytes));
+    mpk::reader r(bytes);
     const test_value back = mpk_test::read(r);
     ASSERT_TRUE(r.ok()) << "python value " << j << ": " << r.error().to_string() << "\n  "
                         << to_hex(bytes).substr(0, 300);
@@ -348,7 +344,7 @@ TEST(MsgpackPython, MpkReadsPythonValuesAsDescribed) {
     ASSERT_EQ(back, value) << "python value " << j;
   }
   // The same values, as the one stream python wrote.
-  mpk::reader r(as_span(run.own));
+  mpk::reader r(run.own);
   for (std::size_t j = 0; j < run.own_described.size(); ++j) {
     ASSERT_EQ(r.field_size(), run.own_described[j].first.size()) << "python value " << j;
     ASSERT_EQ(mpk_test::read(r), run.own_described[j].second) << "python value " << j;

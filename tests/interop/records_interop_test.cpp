@@ -188,8 +188,9 @@ std::vector<mpk::document> plain_messages(std::span<const std::byte> bytes) {
   std::vector<mpk::document> out;
   std::size_t at = 0;
   while (at < bytes.size()) {
-    auto doc = mpk::document::parse(bytes.subspan(at), mpk::limits::trusted(),
-                                    {.copy = true, .allow_trailing = true});
+    auto doc = mpk::document::parse(
+        bytes.subspan(at),
+        {.read = {.limits = mpk::limits::trusted(), .allow_trailing = true}, .copy = true});
     EXPECT_TRUE(doc.has_value()) << "plain message at " << at;
     if (!doc) break;
     at += doc->consumed();
@@ -221,8 +222,9 @@ struct peer_files {
     if (loaded && loaded->size() > 0) shared = std::move(*loaded);
   }
   mpk::records_decoder decoder() const {
-    return mpk::records_decoder(
-        {.mode = c.mode, .shared = shared ? &*shared : nullptr, .limits = mpk::limits::trusted()});
+    return mpk::records_decoder({.mode = c.mode,
+                                 .shared = shared ? &*shared : nullptr,
+                                 .read = {.limits = mpk::limits::trusted()}});
   }
 };
 
@@ -276,7 +278,8 @@ TEST_F(records_from_msgpackr, documents_equal_the_plain_encoding) {
       auto end = dec.expand(rec, at, expanded);
       ASSERT_TRUE(end.has_value()) << "message " << i << ": " << end.error().to_string();
       if (expanded.size() != *end - at) saw_record_bytes = true;
-      auto doc = mpk::document::parse(expanded.bytes(), mpk::limits::trusted());
+      auto doc =
+          mpk::document::parse(expanded.bytes(), {.read = {.limits = mpk::limits::trusted()}});
       ASSERT_TRUE(doc.has_value());
       ASSERT_LT(i, want.size());
       std::string why;
@@ -515,9 +518,9 @@ TEST(records_to_msgpackr, typed_structs_decode_to_equal_values) {
         [&](std::size_t i, mpk::buffer& out) {
           mpk::writer<mpk::buffer> w(out);
           if (i == 0)
-            (void)mpk::pack(beers, w);
+            (void)mpk::pack(w, beers);
           else
-            (void)mpk::pack(os[i - 1], w);
+            (void)mpk::pack(w, os[i - 1]);
         });
     const std::string out = check(base, c.peer_mode, c.shared != 0);
     EXPECT_EQ(out, "ok " + std::to_string(1 + os.size()) + "\n");

@@ -384,7 +384,7 @@ test_value read(mpk::basic_reader<Policy>& r) {
     case mpk::type::float64:
       return test_value::of_float64(r.template read<double>());
     case mpk::type::str:
-      return test_value::of_str(std::string(r.read_str()));
+      return test_value::of_str(std::string(r.read_string_view()));
     case mpk::type::bin: {
       const auto b = r.read_bin();
       return test_value::of_bin(std::string(reinterpret_cast<const char*>(b.data()), b.size()));

@@ -41,7 +41,7 @@ class selector {
   /// as a conversion of that value alone would), and the error has its offset in the input.
   mpk::error flush() {
     if (batch_.empty()) return {};
-    mpk::reader r(std::span<const std::byte>(batch_.data(), batch_.size()), limits_);
+    mpk::reader r(batch_, {.limits = limits_});
     const auto res = mpk::to_json_lines(r, out_, options_);
     mpk::error e{};
     if (!res) {
@@ -72,7 +72,7 @@ class selector {
         for (std::uint32_t k = 0; k < n; ++k) {
           bool match = false;
           if (r.peek() == mpk::type::str)
-            match = r.read_str() == s.name;
+            match = r.read_string_view() == s.name;
           else
             r.skip();  // a key of another type never matches
           if (!r.ok()) return at(r, base);
@@ -156,7 +156,7 @@ class selector {
       out_.append(reinterpret_cast<const char*>(value.data()), value.size());
       return {};
     }
-    limits_ = r.get_limits();  // every value's reader has the same
+    limits_ = r.options().limits;  // every value's reader has the same
     where_.push_back({batch_.size(), base + start});
     batch_.insert(batch_.end(), value.begin(), value.end());
     return {};

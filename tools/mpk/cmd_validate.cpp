@@ -17,7 +17,7 @@ int run_validate(const validate_args& a) {
   input_stream in(a.in, lim);
   if (!in.open()) return exit_bad_input;
   return for_each_run(in, [&](const input_run& run) -> mpk::error {
-    mpk::reader r(run.bytes, lim);
+    mpk::reader r(run.bytes, {.limits = lim});
     if (!a.utf8) {
       // The decoder has checked complete values already; an unfinished one is read here.
       if (!run.unfinished) return {};

@@ -149,7 +149,7 @@ constexpr std::size_t npos = static_cast<std::size_t>(-1);
 /// The offset in `run` (complete values back to back) of the first value over `max` bytes;
 /// npos when there is none.
 std::size_t first_too_large(std::span<const std::byte> run, std::uint64_t max) {
-  mpk::reader r(run, mpk::limits::trusted());  // checked by the decoder already
+  mpk::reader r(run, {.limits = mpk::limits::trusted()});  // checked by the decoder already
   while (!r.at_end()) {
     const std::size_t at = r.position();
     r.skip();
@@ -162,7 +162,7 @@ std::size_t first_too_large(std::span<const std::byte> run, std::uint64_t max) {
 
 struct input_stream::impl {
   impl(const input_args& a, const mpk::limits& lim)
-      : dec({.limits = lim,
+      : dec({.read = {.limits = lim},
              // The decoder holds the value being received plus one read; the exact bound
              // (--max-message-size) is checked here, with a clearer message than its own.
              .max_buffer_size = a.max_message != 0 && a.max_message < (std::uint64_t{1} << 62)
@@ -252,8 +252,7 @@ bool input_stream::open() {
       std::fprintf(stderr, "mpk: %s\n", why.c_str());
       return false;
     }
-    auto loaded =
-        mpk::shared_structures::load(std::span<const std::byte>(bytes.data(), bytes.size()));
+    auto loaded = mpk::shared_structures::load(bytes);
     if (!loaded) {
       std::fprintf(stderr,
                    "mpk: %s: %s (expected msgpackr's pack(structures): an array of arrays of "

@@ -260,7 +260,7 @@ struct item {
 template <class Visit>
 mpk::error walk(mpk::reader& r, std::span<const std::byte> input, std::size_t base, Visit&& visit) {
   std::vector<std::uint64_t> owed;  // items still owed by each open container
-  const std::uint32_t max_depth = r.get_limits().max_depth;
+  const std::uint32_t max_depth = r.options().limits.max_depth;
   do {
     item it;
     const std::size_t at = r.position();
@@ -289,7 +289,7 @@ mpk::error walk(mpk::reader& r, std::span<const std::byte> input, std::size_t ba
         it.f = r.read<double>();
         break;
       case mpk::type::str:
-        it.str = r.read_str();
+        it.str = r.read_string_view();
         it.count = it.str.size();
         break;
       case mpk::type::bin:

@@ -46,10 +46,6 @@ inline void append(const json& j, std::vector<std::uint8_t>& out) {
   json::to_msgpack(j, out);
 }
 
-inline std::span<const std::byte> bytes(const std::vector<std::uint8_t>& v) noexcept {
-  return {reinterpret_cast<const std::byte*>(v.data()), v.size()};
-}
-
 /// Reads `in` as exactly one value into `out`. Returns false (and `out` is discarded) when
 /// the bytes are not one valid value with nothing after it. No exceptions but bad_alloc.
 inline bool read(std::span<const std::byte> in, json& out) {

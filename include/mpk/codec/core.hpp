@@ -38,27 +38,6 @@ struct type_tag {
   using type = T;
 };
 
-/// Options of `mpk::unpack`.
-///
-///     auto cfg = mpk::unpack<config>(bytes, {.strict = true});
-struct unpack_options {
-  /// Limits of the reader that `unpack(bytes)` makes; `unpack(reader&, ...)` uses the
-  /// reader's own limits. `limits.max_depth` also bounds the nesting of typed values.
-  mpk::limits limits{};
-  /// Strict mode: unknown keys (errc::unknown_key), missing keys (errc::missing_key) and
-  /// duplicate keys (errc::duplicate_key) of MPK_MAP structs are errors, and MPK_ARRAY
-  /// structs need exactly as many elements as they have fields (shorter: errc::missing_key,
-  /// longer: errc::unknown_key). Otherwise unknown keys and extra elements are skipped,
-  /// missing ones keep their value, and the last of duplicate keys wins.
-  bool strict = false;
-  /// UTF-8 checks of the reader that `unpack(bytes)` makes (`unpack(reader&, ...)` uses the
-  /// reader's): by default std::string and std::u16string members are checked
-  /// (errc::invalid_utf8), std::string_view members and map keys are not.
-  mpk::utf8_check utf8 = mpk::utf8_check::owned;
-  /// `unpack(bytes)` only: accept bytes after the value (otherwise errc::trailing_bytes).
-  bool allow_trailing_bytes = false;
-};
-
 /// A set of MessagePack types (bit `1 << mpk::type`): what a codec writes and reads first
 /// (`static constexpr mpk::wire_types wire` in the codec). Untagged variants choose their
 /// alternative by it, and unpack errors say what was expected from it.
@@ -84,9 +63,9 @@ std::string_view wire_text(wire_types w, char* buf, std::size_t size) noexcept;
 class read_context {
  public:
   read_context() noexcept = default;
-  explicit read_context(const unpack_options& options) noexcept : strict_(options.strict) {}
+  explicit read_context(const read_options& options) noexcept : strict_(options.strict) {}
 
-  /// True in strict mode (see unpack_options::strict).
+  /// True in strict mode (see read_options::strict).
   bool strict() const noexcept { return strict_; }
   /// Containers currently open (a top-level array or map is depth 1).
   std::uint32_t depth() const noexcept { return depth_; }
@@ -100,7 +79,7 @@ class read_context {
   /// Opens a container that starts at byte `offset`; false (and errc::depth_exceeded) when
   /// that is deeper than the reader's limits::max_depth. Call leave() after a true.
   MPK_ALWAYS_INLINE bool enter(reader& r, std::size_t offset) noexcept {
-    if (depth_ >= r.get_limits().max_depth) [[unlikely]] {
+    if (depth_ >= r.options().limits.max_depth) [[unlikely]] {
       fail(r, errc::depth_exceeded, offset);
       return false;
     }
@@ -275,15 +254,16 @@ template <class T>
 /// the writer's error: errc::ok, or whatever its sink can fail with (errc::out_of_memory,
 /// errc::buffer_full, errc::io_error) and errc::too_large. The error is sticky in `w` too.
 ///
-///     mpk::writer w(buf);  if (auto e = mpk::pack(order, w).error()) ...
+///     mpk::writer w(buf);  if (auto e = mpk::pack(w, order).error()) ...
 template <class S, class T>
-result<void> pack(const T& v, writer<S>& w) noexcept {
+result<void> pack(writer<S>& w, const T& v) noexcept {
   pack_value(w, v);
   return w.error();
 }
 
-/// Decodes the next value of `r` into `out`. Members that the input does not mention keep
-/// the value `out` has (non-strict mode). Returns the first error, with the byte offset of
+/// Decodes the next value of `r` into `out`, with the reader's options (strict mode:
+/// `r.options().strict`). Members that the input does not mention keep the value `out` has
+/// (non-strict mode). Returns the first error, with the byte offset of
 /// the value it concerns:
 /// - from the reader: errc::truncated, errc::invalid_marker, errc::type_mismatch,
 ///   errc::out_of_range, errc::limit_exceeded, errc::out_of_memory (see reader.hpp);
@@ -299,37 +279,38 @@ result<void> pack(const T& v, writer<S>& w) noexcept {
 /// After an error, `out` is partly assigned and `r` holds the error (see reader::error()),
 /// without the path.
 template <class T>
-result<void> unpack(reader& r, T& out, const unpack_options& options = {}) {
-  read_context ctx(options);
+result<void> unpack(reader& r, T& out) {
+  read_context ctx(r.options());
   detail::unpack_top(r, out, ctx);
   if (const mpk::error e = r.error()) [[unlikely]]
     return ctx.annotate(e, wire_types_of<T>(), {});
   return {};
 }
 
-/// Decodes one whole message into a new T (default-constructed first, so members the input
-/// does not mention keep their defaults). Strings and binaries read into std::string_view or
-/// std::span<const std::byte> members point into `bytes`, which must then outlive them.
+/// Decodes one whole message (any mpk::byte_input) into a new T (default-constructed first, so
+/// members the input does not mention keep their defaults). Strings and binaries read into
+/// std::string_view or std::span<const std::byte> members point into `bytes`, which must then
+/// outlive them.
 ///
 ///     mpk::result<order> o = mpk::unpack<order>(buf);
 ///     auto strict = mpk::unpack<order>(buf, {.strict = true});
 ///
 /// Errors: those of unpack(reader&, T&), and errc::trailing_bytes when bytes follow the
-/// value (unless options.allow_trailing_bytes).
-template <class T>
-[[nodiscard]] result<T> unpack(std::span<const std::byte> bytes,
-                               const unpack_options& options = {}) {
+/// value (unless options.allow_trailing).
+template <class T, byte_input B>
+[[nodiscard]] result<T> unpack(const B& input, const read_options& options = {}) {
+  const std::span<const std::byte> bytes = mpk::as_bytes(input);
   static_assert(std::is_default_constructible_v<T>,
                 "mpk::unpack<T>: T must be default-"
                 "constructible; unpack into an existing "
                 "object with unpack(reader&, T&)");
-  reader r(bytes, options.limits, options.utf8);
+  reader r(bytes, options);
   read_context ctx(options);
   result<T> out;  // T value-initialized in place: decoded there and returned without a move
   detail::unpack_top(r, *out, ctx);
   if (const mpk::error e = r.error()) [[unlikely]]
     out = ctx.annotate(e, wire_types_of<T>(), bytes);
-  else if (!options.allow_trailing_bytes && !r.at_end())
+  else if (!options.allow_trailing && !r.at_end())
     out = mpk::error{errc::trailing_bytes, r.position()};
   return out;
 }
@@ -417,7 +398,7 @@ struct codec<std::string_view> {
     w.write_str(v);
   }
   MPK_ALWAYS_INLINE static void read(reader& r, std::string_view& out) noexcept {
-    out = r.read_str();
+    out = r.read_string_view();
   }
   static constexpr wire_types wire = wire_of(type::str);
   static constexpr std::size_t direct_size(std::string_view v) noexcept { return 5 + v.size(); }

@@ -458,7 +458,7 @@ struct struct_codec {
       return false;
     }
     const std::size_t remaining_before = r.remaining();
-    const std::string_view key = r.read_str();
+    const std::string_view key = r.read_string_view();
     if (key.size() == L::names[I].size() && key_equals<L, I>(key.data())) [[likely]] {
       seen.set(I);
       unpack_value(r, L::template member<I>(v), ctx);
@@ -480,7 +480,7 @@ struct struct_codec {
   static void read_entry(R& r, T& v, read_context& ctx, seen_set& seen) {
     if (r.peek() != type::str) return other_key(r, ctx);
     const std::size_t key_at = r.position();
-    const std::string_view key = r.read_str();
+    const std::string_view key = r.read_string_view();
     dispatch(r, v, ctx, key, key_at, seen);
   }
 
@@ -630,7 +630,7 @@ struct codec<E> {
       return;
     }
     const std::size_t at = r.position();
-    const std::string_view name = r.read_str();
+    const std::string_view name = r.read_string_view();
     for (const auto& e : entries)
       if (e.name == name) {
         out = e.value;

@@ -53,9 +53,9 @@ struct codec<value> {
     const std::size_t at = r.position();
     const std::span<const std::byte> bytes = r.raw_value();
     if (!r.ok()) return;
-    limits lim = r.get_limits();
+    limits lim = r.options().limits;
     lim.max_depth -= ctx.depth();  // enter() keeps depth() <= max_depth
-    auto doc = document::parse(bytes, lim);
+    auto doc = document::parse(bytes, {.read = {.limits = lim}});
     if (!doc) return ctx.fail(r, doc.error().code, at + doc.error().offset);
     result<value> v = detail::make_value(doc->root());
     if (!v) return ctx.fail(r, errc::out_of_memory, at);

@@ -126,9 +126,8 @@ struct codec<std::basic_string<char, Traits, Alloc>> {
   /// What read() assigns, and what a std::vector of strings constructs its new elements from.
   MPK_ALWAYS_INLINE static std::string_view read_view(reader& r) noexcept {
     const std::size_t left = r.remaining();
-    const std::string_view s = r.read_str();  // checked already with utf8_check::all
-    if (r.get_utf8_check() == utf8_check::owned && !detail::is_ascii_or_valid_utf8(s))
-        [[unlikely]] {
+    const std::string_view s = r.read_string_view();  // checked already with utf8_check::all
+    if (r.options().utf8 == utf8_check::owned && !detail::is_ascii_or_valid_utf8(s)) [[unlikely]] {
       r.set_error({errc::invalid_utf8, detail::offset_before(r, left)});
       return {};
     }

@@ -42,16 +42,14 @@ class stream_source;
 ///
 ///     mpk::stream_decoder dec({.max_buffer_size = 1 << 20, .elements = true});
 struct stream_options {
-  /// Limits of every message (or, with `elements`, of the outer container and its items:
-  /// the container is depth 1, so items may nest limits.max_depth - 1 levels).
-  mpk::limits limits{};
+  /// How every message is read: its limits (with `elements`, those of the outer container
+  /// and its items: the container is depth 1, so items may nest limits.max_depth - 1
+  /// levels); the UTF-8 checks and strict mode of typed decoding (next(T&)) and of documents
+  /// (next(document&)). `allow_trailing` plays no part: messages follow one another.
+  read_options read{};
   /// Most bytes the decoder holds at once: the unread messages plus the one being received.
   /// A feed() or prepare() that would hold more fails with errc::limit_exceeded.
   std::size_t max_buffer_size = std::size_t{64} << 20;
-  /// UTF-8 checks of typed decoding (next(T&)), as for a reader.
-  utf8_check utf8 = utf8_check::owned;
-  /// Strict mode of typed decoding (see unpack_options::strict).
-  bool strict = false;
   /// Element-wise mode: each top-level value must be an array or a map (else
   /// errc::type_mismatch); its header is consumed by the decoder and next() yields each
   /// element (array) or each key/value pair (map) as soon as it is complete. For one huge
@@ -89,16 +87,18 @@ class MPK_API stream_decoder {
 
   // --- input ---------------------------------------------------------------------------
 
-  /// Appends a copy of `bytes` to the stream. Returns the sticky error, if any; or
-  /// errc::limit_exceeded (offset: the stream offset of the first byte not yet taken by
+  /// Appends a copy of `bytes` (any mpk::byte_input) to the stream. Returns the sticky error, if
+  /// any; or errc::limit_exceeded (offset: the stream offset of the first byte not yet taken by
   /// next()) when the decoder would hold more than max_buffer_size bytes: take the complete
   /// messages with next() before feeding more; errc::out_of_memory when the buffer cannot
   /// grow. On error nothing is appended.
-  result<void> feed(std::span<const std::byte> bytes) noexcept;
-  result<void> feed(const void* data, std::size_t size) noexcept {
-    return feed(std::span<const std::byte>(static_cast<const std::byte*>(data), size));
+  template <byte_input B>
+  result<void> feed(const B& bytes) noexcept {
+    return feed_bytes(mpk::as_bytes(bytes));
   }
-  result<void> feed(std::string_view bytes) noexcept { return feed(bytes.data(), bytes.size()); }
+  result<void> feed(const void* data, std::size_t size) noexcept {
+    return feed_bytes(std::span<const std::byte>(static_cast<const std::byte*>(data), size));
+  }
 
   /// Room for up to `n` bytes at the end of the stream, to read into directly (no copy):
   /// fewer than `n` when max_buffer_size allows fewer, and empty on error (see error()) or
@@ -146,7 +146,8 @@ class MPK_API stream_decoder {
 
   /// Parses the next complete message into `doc` (its memory is reused). Returns true when
   /// a message was parsed, false when it has not fully arrived. Without options.copy, views
-  /// of `doc` point into the decoder's buffer (see the class comment).
+  /// of `doc` point into the decoder's buffer (see the class comment). The message is read
+  /// with the decoder's read options (stream_options::read): `options.read` is not used.
   ///
   /// Errors: those of next() and of document::parse (offsets in the stream);
   /// errc::invalid_argument in element-wise mode over a map (use next() or next_entry()).
@@ -165,7 +166,7 @@ class MPK_API stream_decoder {
   template <class T>
   requires has_codec<T> result<bool> next(T& out) {
     return decode_unit<false>([&](reader& r) {
-      read_context ctx(unpack_options{.strict = options_.strict});
+      read_context ctx(options_.read);
       detail::unpack_top(r, out, ctx);
     });
   }
@@ -176,7 +177,7 @@ class MPK_API stream_decoder {
   template <class K, class V>
   requires(has_codec<K>&& has_codec<V>) result<bool> next_entry(K& key, V& value) {
     return decode_unit<true>([&](reader& r) {
-      read_context ctx(unpack_options{.strict = options_.strict});
+      read_context ctx(options_.read);
       detail::unpack_top(r, key, ctx);
       detail::unpack_top(r, value, ctx);
     });
@@ -238,6 +239,7 @@ class MPK_API stream_decoder {
   const stream_options& options() const noexcept { return options_; }
 
  private:
+  result<void> feed_bytes(std::span<const std::byte> bytes) noexcept;
   static constexpr std::size_t ready = 0;
   static constexpr std::size_t waiting = 1;
   static constexpr std::size_t failed = 2;
@@ -257,7 +259,7 @@ class MPK_API stream_decoder {
     if (err_ || start_unit() != ready) [[unlikely]]
       return 0;
     if (!scanning_) {
-      reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_limits_);
+      reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_options_);
       r.skip();
       if (container_ == mpk::type::map) r.skip();
       if (r.ok()) [[likely]] {
@@ -315,8 +317,7 @@ class MPK_API stream_decoder {
     if ((container_ == mpk::type::map) != Entry)
       return mpk::error{errc::invalid_argument, position()};
     if (!scanning_) {
-      reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_limits_,
-               options_.utf8);
+      reader r(std::span<const std::byte>(buf_ + begin_, end_ - begin_), item_options_);
       decode(r);
       if (r.ok()) {
         consume(r.position());
@@ -333,7 +334,7 @@ class MPK_API stream_decoder {
   result<bool> decode_scanned(F& decode) {
     const std::size_t e = scan();
     if (e == 0) return err_ ? result<bool>(error()) : result<bool>(false);
-    reader r(std::span<const std::byte>(buf_ + begin_, e - begin_), item_limits_, options_.utf8);
+    reader r(std::span<const std::byte>(buf_ + begin_, e - begin_), item_options_);
     decode(r);
     if (!r.ok()) return fail(r.error());
     if (!r.at_end()) return fail({errc::trailing_bytes, r.position()});
@@ -378,7 +379,7 @@ class MPK_API stream_decoder {
   bool reserve_tail(std::size_t n) noexcept;
 
   stream_options options_;
-  limits item_limits_;  // limits of one unit (max_depth less one with `elements`)
+  read_options item_options_;  // options.read, max_depth less one with `elements`
 
   std::byte* buf_ = nullptr;
   std::size_t cap_ = 0;

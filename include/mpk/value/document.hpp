@@ -38,29 +38,27 @@
 
 namespace mpk::inline v0 {
 
-/// How document::parse treats its input. An aggregate: set the fields you need.
+/// How document::parse treats its input: the read options, and the document's own. An
+/// aggregate: set the fields you need.
 ///
-///     auto doc = mpk::document::parse(bytes, {}, {.copy = true});
+///     auto doc = mpk::document::parse(bytes, {.copy = true});
+///     auto deep = mpk::document::parse(bytes, {.read = {.limits = {.max_depth = 64}}});
 struct document_options {
+  /// Limits; UTF-8 checks (`owned`, the default, checks what as<std::string>() copies out;
+  /// `all` checks every str, keys included, during the parse, so that views are valid too:
+  /// errc::invalid_utf8 at the first bad str; `none` checks nothing); strictness (a map with
+  /// two keys of the same bytes, header included, so `01` and `cc 01` are different keys and
+  /// a container key counts by all its bytes, makes the parse fail with errc::duplicate_key
+  /// at the offset of the second key, the first such key in input order; off by default:
+  /// the document keeps every entry and lookups find the last; it costs a pass over the keys
+  /// after the parse, pairwise for maps of up to 16 entries, a sort of 4-byte indices
+  /// allocated once per parse for larger ones); trailing bytes (accepted with
+  /// `allow_trailing`: `document::consumed()` then says where the next value starts, so a
+  /// sequence of messages is parsed by parsing `bytes.subspan(doc.consumed())` again).
+  read_options read{};
   /// Copy the input into the document (one memcpy), so that it may be freed or reused while
   /// the document lives. Without it, views from the document point into the caller's input.
   bool copy = false;
-  /// Accept bytes after the first complete value instead of failing with
-  /// errc::trailing_bytes. `document::consumed()` then says where the next value starts: parse
-  /// a sequence of messages by parsing `bytes.subspan(doc.consumed())` again.
-  bool allow_trailing = false;
-  /// Which strings are checked for valid UTF-8, as for a reader: `owned` (the default)
-  /// checks what as<std::string>() copies out; `all` checks every str (keys included) during
-  /// the parse, so that views are valid too (errc::invalid_utf8 at the first bad str);
-  /// `none` checks nothing.
-  utf8_check utf8 = utf8_check::owned;
-  /// Strict keys: a map with two keys of the same bytes (header included, so `01` and
-  /// `cc 01` are different keys; a container key by all its bytes) makes the parse fail with
-  /// errc::duplicate_key at the offset of the second key (the first such key in input
-  /// order). Off by default: the document keeps every entry and lookups find the last.
-  /// Costs a pass over the keys after the parse: pairwise for maps of up to 16 entries, a
-  /// sort of 4-byte indices (allocated once per parse) for larger ones.
-  bool reject_duplicate_keys = false;
 };
 
 namespace detail {
@@ -444,24 +442,27 @@ class MPK_API document {
   document& operator=(const document&) = delete;
   ~document() = default;
 
-  /// Parses one complete MessagePack value from `bytes`.
+  /// Parses one complete MessagePack value from `bytes` (any mpk::byte_input).
   ///
-  ///     auto doc = mpk::document::parse(bytes, {.max_depth = 64});
+  ///     auto doc = mpk::document::parse(bytes, {.read = {.limits = {.max_depth = 64}}});
   ///
   /// Errors (with the byte offset of the offending value): errc::truncated (the input ends
   /// inside a value, or a container declares more items than the remaining bytes can hold),
-  /// errc::invalid_marker (0xc1), errc::limit_exceeded (a length or count above `lim`),
-  /// errc::depth_exceeded (containers nested deeper than lim.max_depth),
-  /// errc::trailing_bytes (bytes after the value, unless options.allow_trailing),
+  /// errc::invalid_marker (0xc1), errc::limit_exceeded (a length or count above
+  /// options.read.limits), errc::depth_exceeded (containers nested deeper than
+  /// limits.max_depth), errc::trailing_bytes (bytes after the value, unless
+  /// options.read.allow_trailing),
   /// errc::invalid_utf8 (with utf8_check::all: the first str, in input order, that is not
   /// UTF-8),
-  /// errc::duplicate_key (with options.reject_duplicate_keys: the first key, in input order,
+  /// errc::duplicate_key (with options.read.strict: the first key, in input order,
   /// that repeats an earlier key of its map; when a str is also not UTF-8, whichever comes
   /// first in the input is reported),
   /// errc::too_large (an input of 4 GiB or more: offsets are 32-bit),
   /// errc::out_of_memory (the arena could not grow).
-  static result<document> parse(std::span<const std::byte> bytes, limits lim = {},
-                                document_options options = {});
+  template <byte_input B>
+  static result<document> parse(const B& bytes, const document_options& options = {}) {
+    return parse_bytes(mpk::as_bytes(bytes), options);
+  }
 
   /// Like parse(), into this document: its arena, stack and copy buffer are reused, so once
   /// warm no allocation happens. Views taken from the previous message become invalid. On
@@ -471,8 +472,10 @@ class MPK_API document {
   ///     for (auto& msg : messages) if (auto r = doc.parse_into(msg); !r) ...;
   ///
   /// Errors: those of parse().
-  result<void> parse_into(std::span<const std::byte> bytes, limits lim = {},
-                          document_options options = {});
+  template <byte_input B>
+  result<void> parse_into(const B& bytes, const document_options& options = {}) {
+    return parse_into_bytes(mpk::as_bytes(bytes), options);
+  }
 
   /// The top-level value; missing when the document is empty.
   element root() const noexcept {
@@ -481,7 +484,7 @@ class MPK_API document {
   }
 
   /// Bytes of the input the top-level value took: where the next one starts with
-  /// `allow_trailing` (equal to the input size without it). 0 when empty.
+  /// `read.allow_trailing` (equal to the input size without it). 0 when empty.
   std::size_t consumed() const noexcept { return consumed_; }
   /// The bytes the views point into (the caller's input, or the document's copy).
   std::span<const std::byte> input() const noexcept { return {input_, consumed_}; }
@@ -494,6 +497,9 @@ class MPK_API document {
   }
 
  private:
+  static result<document> parse_bytes(std::span<const std::byte> bytes,
+                                      const document_options& options);
+  result<void> parse_into_bytes(std::span<const std::byte> bytes, const document_options& options);
   bool reserve_nodes(std::size_t n, std::size_t keep) noexcept;
   bool reserve_stack(std::size_t n) noexcept;
   mpk::error check_utf8() const noexcept;

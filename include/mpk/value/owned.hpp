@@ -623,9 +623,8 @@ result<value> read_value(basic_reader<Policy>& r) {
   // the document then builds the tree from those checked bytes.
   const std::span<const std::byte> bytes = r.raw_value();
   if (!r.ok()) return r.error();
-  const utf8_check utf8 =
-      r.get_utf8_check() == utf8_check::none ? utf8_check::none : utf8_check::all;
-  auto doc = document::parse(bytes, r.get_limits(), {.utf8 = utf8});
+  const utf8_check utf8 = r.options().utf8 == utf8_check::none ? utf8_check::none : utf8_check::all;
+  auto doc = document::parse(bytes, {.read = {.limits = r.options().limits, .utf8 = utf8}});
   if (!doc) {
     const mpk::error e{doc.error().code, start + doc.error().offset};
     r.set_error(e);

@@ -73,9 +73,13 @@ class MPK_API shared_structures {
   /// Reads what msgpackr's `pack(structures)` wrote: an array of arrays of str.
   /// Errors (with the offset of the offending value): errc::type_mismatch (not an array of
   /// arrays of str), errc::limit_exceeded (more than max_shared_structures, or a length above
-  /// `lim`), errc::truncated, errc::invalid_marker, errc::invalid_utf8, errc::trailing_bytes,
+  /// options.limits), errc::truncated, errc::invalid_marker, errc::invalid_utf8,
+  /// errc::trailing_bytes (unless options.allow_trailing),
   /// errc::depth_exceeded, errc::out_of_memory.
-  static result<shared_structures> load(std::span<const std::byte> bytes, const limits& lim = {});
+  template <byte_input B>
+  static result<shared_structures> load(const B& bytes, const read_options& options = {}) {
+    return load_bytes(mpk::as_bytes(bytes), options);
+  }
 
   /// Writes the structures as msgpackr's `pack(structures)` does (an array of arrays of str),
   /// for msgpackr's `new Packr({structures: unpack(bytes)})` or getStructures.
@@ -83,8 +87,10 @@ class MPK_API shared_structures {
   result<buffer> save() const;
 
  private:
+  static result<shared_structures> load_bytes(std::span<const std::byte> bytes,
+                                              const read_options& options);
   static result<shared_structures> load_keys(std::span<const std::byte> bytes,
-                                             const limits& lim);  // load(), may throw
+                                             const read_options& options);  // may throw
   std::vector<keys_type> list_;
 };
 
@@ -103,11 +109,11 @@ struct records_options {
   records_mode mode = records_mode::per_message;
   /// Shared structures (not owned: they must outlive the decoder or encoder), or none.
   const shared_structures* shared = nullptr;
-  /// Limits of the input. A record instance counts as a map (depth, max_map_len); a
-  /// definition's key list as an array of str.
-  mpk::limits limits{};
-  /// UTF-8 checks, as for a reader or document.
-  utf8_check utf8 = utf8_check::owned;
+  /// How the input is read: its limits (a record instance counts as a map: depth,
+  /// max_map_len; a definition's key list as an array of str), UTF-8 checks, strict mode
+  /// (typed decoding: see read_options::strict; parse() and read_value(): duplicate keys),
+  /// trailing bytes (parse(), read_value(), unpack_records(dec, bytes)).
+  read_options read{};
   /// Decoding into a document or value expands records into plain maps (each instance
   /// repeats its keys): the expanded bytes may be at most `max_expansion` times the input
   /// plus 4 KiB (errc::limit_exceeded beyond). Typed decoding does not expand.
@@ -262,21 +268,34 @@ class MPK_API records_decoder {
   /// undefined two-byte id), errc::type_mismatch (a definition whose keys are not an array
   /// of str), errc::out_of_memory. Keys repeated in a definition give a map with a repeated
   /// key (a document: the last wins).
-  result<std::size_t> expand(std::span<const std::byte> bytes, std::size_t offset, buffer& out);
+  template <byte_input B>
+  result<std::size_t> expand(const B& bytes, std::size_t offset, buffer& out) {
+    return expand_bytes(mpk::as_bytes(bytes), offset, out);
+  }
 
   /// Parses one whole message into a document that owns its (expanded) bytes.
   /// Errors: those of expand(), errc::trailing_bytes (bytes after the value), and those of
   /// document::parse (errc::invalid_utf8 with utf8_check::all).
-  result<document> parse(std::span<const std::byte> bytes);
+  template <byte_input B>
+  result<document> parse(const B& bytes) {
+    return parse_bytes(mpk::as_bytes(bytes));
+  }
 
   /// Reads one whole message into an owning value. Errors: those of parse().
-  result<value> read_value(std::span<const std::byte> bytes);
+  template <byte_input B>
+  result<value> read_value(const B& bytes) {
+    return read_value_bytes(mpk::as_bytes(bytes));
+  }
 
   /// The table of definitions (for records/typed.hpp).
   detail::record_table& table() noexcept { return table_; }
 
  private:
   friend struct records_access;
+  result<std::size_t> expand_bytes(std::span<const std::byte> bytes, std::size_t offset,
+                                   buffer& out);
+  result<document> parse_bytes(std::span<const std::byte> bytes);
+  result<value> read_value_bytes(std::span<const std::byte> bytes);
   void start_message() noexcept {
     if (options_.mode == records_mode::per_message) table_.reset();
   }

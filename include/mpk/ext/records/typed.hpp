@@ -110,8 +110,9 @@ class source : public reader {
  public:
   static constexpr bool has_records = true;
 
-  source(records_decoder& dec, std::span<const std::byte> bytes, std::size_t offset) noexcept
-      : reader(bytes, dec.options().limits, dec.options().utf8),
+  source(records_decoder& dec, std::span<const std::byte> bytes, std::size_t offset,
+         const read_options& options) noexcept
+      : reader(bytes, options),
         table_(&dec.table()),
         decoder_(&dec) {
     advance(offset < bytes.size() ? offset : bytes.size());
@@ -136,7 +137,7 @@ class source : public reader {
     if ((m == marker::fixext1 || m == marker::fixext2) && end - p >= 2 &&
         static_cast<std::int8_t>(u8(p + 1)) == record_ext_type) {
       const std::byte* where = p;
-      const record_ref r = table_->define(p, end, get_limits(), where);
+      const record_ref r = table_->define(p, end, options().limits, where);
       if (r.ec != errc::ok) return fail_here(where, r.ec);
       instance<T>(*r.def, r.size, body);
       return true;
@@ -150,7 +151,7 @@ class source : public reader {
     std::size_t pos = position();
     const std::byte* const begin = input_begin();
     const std::span<const std::byte> all(begin, static_cast<std::size_t>(input_end() - begin));
-    const mpk::error e = expand_value(*table_, all, pos, nullptr, get_limits(), 0, nullptr);
+    const mpk::error e = expand_value(*table_, all, pos, nullptr, options().limits, 0, nullptr);
     if (e) return set_error(e);
     advance(pos - position());
   }
@@ -223,11 +224,11 @@ class source : public reader {
     const auto left = remaining();
     const mpk::error e = expand_value(
         *table_, {begin, static_cast<std::size_t>(input_end() - begin)}, pos, &expanded,
-        get_limits(), left * decoder_->options().max_expansion + 4096, &saw);
+        options().limits, left * decoder_->options().max_expansion + 4096, &saw);
     if (e) return set_error(e);
     const std::span<const std::byte> bytes =
         saw ? expanded.bytes() : std::span<const std::byte>(at, begin + pos - at);
-    reader r(bytes, get_limits(), get_utf8_check());
+    reader r(bytes, options());
     unpack_value(r, out, ctx);
     if (const mpk::error re = r.error()) {
       const std::size_t here = static_cast<std::size_t>(at - begin);
@@ -299,7 +300,7 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
     writer<buffer> pw(plain, w.options());
     pack_value(pw, v);
     if (!pw.ok()) return w.set_error(pw.error().code);
-    auto doc = document::parse(plain.bytes(), limits::trusted());
+    auto doc = document::parse(plain.bytes(), {.read = {.limits = limits::trusted()}});
     if (!doc) return w.set_error(doc.error().code);
     if (auto r = enc.write_value(w, doc->root()); !r) w.set_error(r.error().code);
   }
@@ -309,8 +310,10 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 
 /// Decodes the value at `bytes[offset]` (msgpackr records resolved through `dec`) into `out`
 /// and returns the offset just past it. Members the input does not mention keep their value.
-/// `options.strict` is honoured; limits and UTF-8 checks are the decoder's
-/// (records_options). In per_message mode each call starts from the shared structures only.
+/// It is read with `options` (limits, UTF-8 checks, strict mode) when given, else with the
+/// decoder's (records_options::read): options given here replace the decoder's for this
+/// call, limits included. In per_message mode each call starts from the shared structures
+/// only.
 ///
 ///     std::size_t at = 0;
 ///     while (at < bytes.size()) { beer b; auto r = mpk::unpack_records(dec, bytes, at, b);
@@ -321,11 +324,12 @@ void write(records_encoder& enc, writer<buffer>& w, const T& v) {
 /// errc::missing_key, errc::duplicate_key, and the codecs' own (see mpk::unpack), with the
 /// member path (error::path()) as mpk::unpack gives it; errors of a value decoded by its own
 /// codec after expansion of records inside it carry the offset where that value starts.
-template <class T>
-result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::byte> bytes,
-                                   std::size_t offset, T& out, const unpack_options& options = {}) {
+template <class T, byte_input B>
+result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset, T& out,
+                                   const read_options& options) {
+  const std::span<const std::byte> bytes = mpk::as_bytes(input);
   records_access::start(dec);
-  detail::rec::source src(dec, bytes, offset);
+  detail::rec::source src(dec, bytes, offset, options);
   read_context ctx(options);
   detail::unpack_top(src, out, ctx);  // bad_alloc: errc::out_of_memory (strings, definitions)
   dec.table().release_retired();
@@ -334,20 +338,33 @@ result<std::size_t> unpack_records(records_decoder& dec, std::span<const std::by
   return src.position();
 }
 
-/// Decodes one whole message into a new T. Errors: those above, and errc::trailing_bytes
-/// (unless options.allow_trailing_bytes).
+/// The same, with the decoder's read options.
+template <class T, byte_input B>
+result<std::size_t> unpack_records(records_decoder& dec, const B& input, std::size_t offset,
+                                   T& out) {
+  return unpack_records(dec, input, offset, out, dec.options().read);
+}
+
+/// Decodes one whole message into a new T, with `options` (else the decoder's read options,
+/// as above). Errors: those above, and errc::trailing_bytes (unless allow_trailing).
 ///
 ///     auto beers = mpk::unpack_records<std::vector<beer>>(dec, bytes);
-template <class T>
-[[nodiscard]] result<T> unpack_records(records_decoder& dec, std::span<const std::byte> bytes,
-                                       const unpack_options& options = {}) {
+template <class T, byte_input B>
+[[nodiscard]] result<T> unpack_records(records_decoder& dec, const B& input,
+                                       const read_options& options) {
+  const std::span<const std::byte> bytes = mpk::as_bytes(input);
   result<T> out;  // T value-initialized in place: decoded there and returned without a move
   const result<std::size_t> end = unpack_records(dec, bytes, 0, *out, options);
   if (!end)
     out = end.error();
-  else if (!options.allow_trailing_bytes && *end != bytes.size())
+  else if (!options.allow_trailing && *end != bytes.size())
     out = mpk::error{errc::trailing_bytes, *end};
   return out;
+}
+
+template <class T, byte_input B>
+[[nodiscard]] result<T> unpack_records(records_decoder& dec, const B& input) {
+  return unpack_records<T>(dec, input, dec.options().read);
 }
 
 /// Encodes `v` as one message appended to `out` (map-mode structs as records, see the top of
