@@ -101,6 +101,156 @@ MPK_ALWAYS_INLINE bool visit_call(Handler& h, const visit_event& e, mpk::error& 
   }
 }
 
+/// A scalar's size, or why it is invalid.
+struct visit_step {
+  std::size_t size;
+  errc ec;
+};
+
+/// Decodes the scalar at `p` (of family `family`, not a container) into `e`.
+MPK_ALWAYS_INLINE visit_step visit_scalar(type family, const std::byte* p, const std::byte* end,
+                                          const limits& lim, visit_event& e) noexcept {
+  // The reader's decoders: one definition of each format.
+  switch (family) {
+    case type::nil:
+      e.kind = visit_kind::nil;
+      return {1, errc::ok};
+    case type::boolean: {
+      const auto d = detail::visit_decode<detail::bool_decoder>(p, end, lim);
+      e.kind = visit_kind::boolean;
+      e.boolean = d.value;
+      return {d.size, d.ec};
+    }
+    case type::uint: {
+      const auto d = detail::visit_decode<detail::int_decoder<std::uint64_t>>(p, end, lim);
+      e.kind = visit_kind::uint;
+      e.u = d.value;
+      return {d.size, d.ec};
+    }
+    case type::sint: {
+      const auto d = detail::visit_decode<detail::int_decoder<std::int64_t>>(p, end, lim);
+      e.kind = visit_kind::sint;
+      e.i = d.value;
+      return {d.size, d.ec};
+    }
+    case type::float32: {
+      const auto d = detail::visit_decode<detail::float_decoder<float>>(p, end, lim);
+      e.kind = visit_kind::float32;
+      e.f32 = d.value;
+      return {d.size, d.ec};
+    }
+    case type::float64: {
+      const auto d = detail::visit_decode<detail::float_decoder<double>>(p, end, lim);
+      e.kind = visit_kind::float64;
+      e.f64 = d.value;
+      return {d.size, d.ec};
+    }
+    case type::str: {
+      const auto d = detail::visit_decode<detail::str_decoder>(p, end, lim);
+      e.kind = visit_kind::str;
+      e.str = d.value;
+      return {d.size, d.ec};
+    }
+    case type::bin: {
+      const auto d = detail::visit_decode<detail::bin_decoder>(p, end, lim);
+      e.kind = visit_kind::bin;
+      e.bin = d.value;
+      return {d.size, d.ec};
+    }
+    case type::ext: {
+      const auto d = detail::visit_decode<detail::ext_decoder>(p, end, lim);
+      e.kind = visit_kind::ext;
+      e.ext = d.value;
+      return {d.size, d.ec};
+    }
+    default:  // 0xc1
+      return {0, errc::invalid_marker};
+  }
+}
+
+/// The walk of mpk::visit from a container at the start of [begin, end). Out of line, so
+/// that a lone scalar takes no stack frame for the levels (W1's top-level scalars: 70
+/// instructions per value inlined, bench/visit_cost.cpp).
+template <class Handler>
+[[gnu::noinline]] result<std::size_t> visit_nested(const std::byte* const begin,
+                                                   const std::byte* const end, Handler& handler,
+                                                   const limits& lim) {
+  const std::byte* p = begin;
+  // Per open container: the items it still owes (2 per map entry), shifted left by one,
+  // and whether it is a map in the low bit.
+  basic_owed_stack<std::uint64_t> stack;
+  std::uint64_t owed = 1;  // items still owed at the current level (the top level: 1)
+  bool in_map = false;
+  std::uint32_t depth = 0;
+  mpk::error stop;
+  const auto at = [&] { return static_cast<std::size_t>(p - begin); };
+  const auto fail = [&](errc ec) { return result<std::size_t>(ec, at()); };
+  // After the handler stopped the walk at `offset`: its error, or where it stopped.
+  const auto stopped = [&](std::size_t offset) {
+    return stop ? result<std::size_t>(stop) : result<std::size_t>(offset);
+  };
+  // The end event of the current level (an empty container's: at depth `depth`).
+  const auto close = [&](bool is_map, std::uint32_t d) {
+    visit_event e;
+    e.kind = is_map ? visit_kind::map_end : visit_kind::array_end;
+    e.depth = d;
+    e.offset = at();
+    return visit_call(handler, e, stop);
+  };
+  for (;;) {
+    if (p == end) [[unlikely]]
+      return fail(errc::truncated);
+    visit_event e;
+    e.offset = at();
+    e.depth = depth;
+    e.is_key = in_map && (owed & 1) == 0;
+    const type family = family_table[u8(p)];
+    if (is_container(family)) {
+      const bool is_map = family == type::map;
+      const auto d = is_map ? visit_decode<header_decoder<true>>(p, end, lim)
+                            : visit_decode<header_decoder<false>>(p, end, lim);
+      if (d.ec != errc::ok) [[unlikely]]
+        return fail(d.ec);
+      // After the header, as skip() does: a bad header is reported before the depth.
+      if (depth >= lim.max_depth) [[unlikely]]
+        return fail(errc::depth_exceeded);
+      e.kind = is_map ? visit_kind::map_begin : visit_kind::array_begin;
+      e.count = d.value;
+      e.bytes = {p, d.size};
+      if (!visit_call(handler, e, stop)) return stopped(e.offset + d.size);
+      p += d.size;
+      --owed;
+      if (d.value != 0) {
+        if (!stack.push(owed << 1 | std::uint64_t{in_map})) [[unlikely]]
+          return fail(errc::out_of_memory);
+        owed = std::uint64_t{d.value} << unsigned{is_map};
+        in_map = is_map;
+        ++depth;
+        continue;
+      }
+      if (!close(is_map, depth)) return stopped(at());  // empty: it ends where it starts
+    } else {
+      const visit_step step = visit_scalar(family, p, end, lim, e);
+      if (step.ec != errc::ok) [[unlikely]]
+        return fail(step.ec);
+      e.bytes = {p, step.size};
+      if (!visit_call(handler, e, stop)) return stopped(e.offset + step.size);
+      p += step.size;
+      --owed;
+    }
+    // Close every container whose items are all read (closing one completes an item of its
+    // parent, counted when it began).
+    while (owed == 0) {
+      if (depth == 0) return at();
+      --depth;
+      if (!close(in_map, depth)) return stopped(at());
+      const std::uint64_t level = stack.pop();
+      owed = level >> 1;
+      in_map = (level & 1) != 0;
+    }
+  }
+}
+
 }  // namespace detail
 
 /// Walks the one complete value at the start of `input`, depth first, calling
@@ -134,155 +284,19 @@ result<std::size_t> visit(std::span<const std::byte> input, Handler&& handler,
                           const limits& lim = {}) {
   const std::byte* const begin = input.data();
   const std::byte* const end = begin + input.size();
-  const std::byte* p = begin;
-  // Per open container: the items it still owes (2 per map entry), shifted left by one,
-  // and whether it is a map in the low bit.
-  detail::basic_owed_stack<std::uint64_t> stack;
-  std::uint64_t owed = 1;  // items still owed at the current level (the top level: 1)
-  bool in_map = false;
-  std::uint32_t depth = 0;
+  if (begin == end) [[unlikely]]
+    return result<std::size_t>(errc::truncated, 0);
+  const type family = detail::family_table[detail::u8(begin)];
+  if (is_container(family)) return detail::visit_nested(begin, end, handler, lim);
+  // A scalar alone (a stream of small messages): no stack. It ends where a stop would.
+  visit_event e;
+  const detail::visit_step step = detail::visit_scalar(family, begin, end, lim, e);
+  if (step.ec != errc::ok) [[unlikely]]
+    return result<std::size_t>(step.ec, 0);
+  e.bytes = {begin, step.size};
   mpk::error stop;
-  const auto at = [&] { return static_cast<std::size_t>(p - begin); };
-  const auto fail = [&](errc ec) { return result<std::size_t>(ec, at()); };
-  // After the handler stopped the walk at `offset`: its error, or where it stopped.
-  const auto stopped = [&](std::size_t offset) {
-    return stop ? result<std::size_t>(stop) : result<std::size_t>(offset);
-  };
-  // The end event of the current level (an empty container's: at depth `depth`).
-  const auto close = [&](bool is_map, std::uint32_t d) {
-    visit_event e;
-    e.kind = is_map ? visit_kind::map_end : visit_kind::array_end;
-    e.depth = d;
-    e.offset = at();
-    return detail::visit_call(handler, e, stop);
-  };
-  for (;;) {
-    if (p == end) [[unlikely]]
-      return fail(errc::truncated);
-    visit_event e;
-    e.offset = at();
-    e.depth = depth;
-    e.is_key = in_map && (owed & 1) == 0;
-    const type family = detail::family_table[detail::u8(p)];
-    if (is_container(family)) {
-      const bool is_map = family == type::map;
-      const auto d = is_map ? detail::visit_decode<detail::header_decoder<true>>(p, end, lim)
-                            : detail::visit_decode<detail::header_decoder<false>>(p, end, lim);
-      if (d.ec != errc::ok) [[unlikely]]
-        return fail(d.ec);
-      // After the header, as skip() does: a bad header is reported before the depth.
-      if (depth >= lim.max_depth) [[unlikely]]
-        return fail(errc::depth_exceeded);
-      e.kind = is_map ? visit_kind::map_begin : visit_kind::array_begin;
-      e.count = d.value;
-      e.bytes = {p, d.size};
-      if (!detail::visit_call(handler, e, stop)) return stopped(e.offset + d.size);
-      p += d.size;
-      --owed;
-      if (d.value != 0) {
-        if (!stack.push(owed << 1 | std::uint64_t{in_map})) [[unlikely]]
-          return fail(errc::out_of_memory);
-        owed = std::uint64_t{d.value} << unsigned{is_map};
-        in_map = is_map;
-        ++depth;
-        continue;
-      }
-      if (!close(is_map, depth)) return stopped(at());  // empty: it ends where it starts
-    } else {
-      std::size_t size;
-      errc ec;
-      // The reader's decoders: one definition of each format.
-      switch (family) {
-        case type::nil:
-          e.kind = visit_kind::nil;
-          size = 1;
-          ec = errc::ok;
-          break;
-        case type::boolean: {
-          const auto d = detail::visit_decode<detail::bool_decoder>(p, end, lim);
-          e.kind = visit_kind::boolean;
-          e.boolean = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::uint: {
-          const auto d = detail::visit_decode<detail::int_decoder<std::uint64_t>>(p, end, lim);
-          e.kind = visit_kind::uint;
-          e.u = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::sint: {
-          const auto d = detail::visit_decode<detail::int_decoder<std::int64_t>>(p, end, lim);
-          e.kind = visit_kind::sint;
-          e.i = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::float32: {
-          const auto d = detail::visit_decode<detail::float_decoder<float>>(p, end, lim);
-          e.kind = visit_kind::float32;
-          e.f32 = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::float64: {
-          const auto d = detail::visit_decode<detail::float_decoder<double>>(p, end, lim);
-          e.kind = visit_kind::float64;
-          e.f64 = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::str: {
-          const auto d = detail::visit_decode<detail::str_decoder>(p, end, lim);
-          e.kind = visit_kind::str;
-          e.str = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::bin: {
-          const auto d = detail::visit_decode<detail::bin_decoder>(p, end, lim);
-          e.kind = visit_kind::bin;
-          e.bin = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        case type::ext: {
-          const auto d = detail::visit_decode<detail::ext_decoder>(p, end, lim);
-          e.kind = visit_kind::ext;
-          e.ext = d.value;
-          size = d.size;
-          ec = d.ec;
-          break;
-        }
-        default:  // 0xc1
-          return fail(errc::invalid_marker);
-      }
-      if (ec != errc::ok) [[unlikely]]
-        return fail(ec);
-      e.bytes = {p, size};
-      if (!detail::visit_call(handler, e, stop)) return stopped(e.offset + size);
-      p += size;
-      --owed;
-    }
-    // Close every container whose items are all read (closing one completes an item of its
-    // parent, counted when it began).
-    while (owed == 0) {
-      if (depth == 0) return at();
-      --depth;
-      if (!close(in_map, depth)) return stopped(at());
-      const std::uint64_t level = stack.pop();
-      owed = level >> 1;
-      in_map = (level & 1) != 0;
-    }
-  }
+  if (!detail::visit_call(handler, e, stop) && stop) return stop;
+  return step.size;
 }
 
 /// visit() over the bytes of `input` (e.g. a std::string holding a message).
