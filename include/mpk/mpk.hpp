@@ -8,6 +8,7 @@
 //   unicode.hpp        UTF-8 validation, UTF-16 <-> UTF-8 transcoding
 //   writer.hpp         writer<Sink>: values and container headers to a sink
 //   reader.hpp         reader: values from bytes, skip, field_size, limits, UTF-8 policy
+//   visit.hpp          visit: a push walk of one value, an event per scalar and container
 //   ext/timestamp.hpp  the timestamp extension (-1) and std::chrono conversions
 //   value.hpp          document + value_ref (arena DOM), value (owning tree)
 //   codec.hpp          pack / unpack of your types: MPK_MAP, MPK_ARRAY, codec<T>
@@ -23,6 +24,7 @@
 #include "unicode.hpp"
 #include "writer.hpp"
 #include "reader.hpp"
+#include "visit.hpp"
 #include "ext/timestamp.hpp"
 #include "value.hpp"
 #include "codec.hpp"
