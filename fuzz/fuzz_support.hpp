@@ -38,6 +38,15 @@ inline const mpk::limits tiny_limits{.max_depth = 3,
                                      .max_array_len = 4,
                                      .max_map_len = 4};
 
+/// Runs `check(input, limits)` under the default limits, limits::trusted() and tiny_limits
+/// (small, so that the fuzzer reaches every limit with short inputs).
+template <class Check>
+void check_under_each_limits(std::span<const std::byte> input, Check&& check) {
+  check(input, mpk::limits{});
+  check(input, mpk::limits::trusted());
+  check(input, tiny_limits);
+}
+
 }  // namespace mpk_fuzz
 
 /// A property of a fuzz target: aborts, printing the input, when `cond` is false. Active in

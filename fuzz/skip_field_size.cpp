@@ -69,8 +69,6 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto input = mpk_fuzz::as_bytes(data, size);
   mpk_fuzz::current_input = input;
-  check_with(input, mpk::limits{});
-  check_with(input, mpk::limits::trusted());
-  check_with(input, mpk_fuzz::tiny_limits);
+  mpk_fuzz::check_under_each_limits(input, check_with);
   return 0;
 }
