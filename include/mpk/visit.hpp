@@ -41,12 +41,18 @@ enum class visit_kind : std::uint8_t {
   float64,
   str,
   bin,
-  ext,
   array_begin,
   map_begin,
+  ext,
   array_end,
   map_end,
 };
+// The scalars and begins have mpk::type's numbers: an event's kind is its family's.
+static_assert(static_cast<int>(visit_kind::nil) == static_cast<int>(type::nil) &&
+              static_cast<int>(visit_kind::bin) == static_cast<int>(type::bin) &&
+              static_cast<int>(visit_kind::array_begin) == static_cast<int>(type::array) &&
+              static_cast<int>(visit_kind::map_begin) == static_cast<int>(type::map) &&
+              static_cast<int>(visit_kind::ext) == static_cast<int>(type::ext));
 
 /// One event of mpk::visit. The views (`bytes`, `str`, `bin`, `ext.data`) point into the
 /// input, valid as long as it is; only the fields of the event's kind are set.
@@ -111,55 +117,47 @@ struct visit_step {
 MPK_ALWAYS_INLINE visit_step visit_scalar(type family, const std::byte* p, const std::byte* end,
                                           const limits& lim, visit_event& e) noexcept {
   // The reader's decoders: one definition of each format.
+  e.kind = static_cast<visit_kind>(family);
   switch (family) {
     case type::nil:
-      e.kind = visit_kind::nil;
       return {1, errc::ok};
     case type::boolean: {
       const auto d = detail::visit_decode<detail::bool_decoder>(p, end, lim);
-      e.kind = visit_kind::boolean;
       e.boolean = d.value;
       return {d.size, d.ec};
     }
     case type::uint: {
       const auto d = detail::visit_decode<detail::int_decoder<std::uint64_t>>(p, end, lim);
-      e.kind = visit_kind::uint;
       e.u = d.value;
       return {d.size, d.ec};
     }
     case type::sint: {
       const auto d = detail::visit_decode<detail::int_decoder<std::int64_t>>(p, end, lim);
-      e.kind = visit_kind::sint;
       e.i = d.value;
       return {d.size, d.ec};
     }
     case type::float32: {
       const auto d = detail::visit_decode<detail::float_decoder<float>>(p, end, lim);
-      e.kind = visit_kind::float32;
       e.f32 = d.value;
       return {d.size, d.ec};
     }
     case type::float64: {
       const auto d = detail::visit_decode<detail::float_decoder<double>>(p, end, lim);
-      e.kind = visit_kind::float64;
       e.f64 = d.value;
       return {d.size, d.ec};
     }
     case type::str: {
       const auto d = detail::visit_decode<detail::str_decoder>(p, end, lim);
-      e.kind = visit_kind::str;
       e.str = d.value;
       return {d.size, d.ec};
     }
     case type::bin: {
       const auto d = detail::visit_decode<detail::bin_decoder>(p, end, lim);
-      e.kind = visit_kind::bin;
       e.bin = d.value;
       return {d.size, d.ec};
     }
     case type::ext: {
       const auto d = detail::visit_decode<detail::ext_decoder>(p, end, lim);
-      e.kind = visit_kind::ext;
       e.ext = d.value;
       return {d.size, d.ec};
     }
@@ -214,7 +212,7 @@ template <class Handler>
       // After the header, as skip() does: a bad header is reported before the depth.
       if (depth >= lim.max_depth) [[unlikely]]
         return fail(errc::depth_exceeded);
-      e.kind = is_map ? visit_kind::map_begin : visit_kind::array_begin;
+      e.kind = static_cast<visit_kind>(family);
       e.count = d.value;
       e.bytes = {p, d.size};
       if (!visit_call(handler, e, stop)) return stopped(e.offset + d.size);
