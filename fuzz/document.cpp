@@ -142,10 +142,8 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 
   // The same values as the generic reader walk.
   std::vector<token> walked;
-  std::vector<std::uint64_t> stack;
-  mpk::reader w(input, {.limits = lim});
-  MPK_FUZZ_CHECK(
-      !mpk_fuzz::walk_value(w, lim.max_depth, stack, [&](const token& t) { walked.push_back(t); }));
+  mpk_fuzz::cursor w{input};
+  MPK_FUZZ_CHECK(!mpk_fuzz::walk_value(w, lim, [&](const token& t) { walked.push_back(t); }));
   const std::vector<token> tree = flatten(lenient->root(), input, lim, 64);
   MPK_FUZZ_CHECK(tree == walked);
 

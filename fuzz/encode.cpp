@@ -487,9 +487,10 @@ bool is_prefix(std::span<const std::byte> part, std::span<const std::byte> whole
 
 void check_decodes(const program& p, std::span<const std::byte> out) {
   std::vector<token> got;
-  std::vector<std::uint64_t> stack;
-  mpk::reader r(out, {.limits = mpk::limits::trusted()});
-  MPK_FUZZ_CHECK(!mpk_fuzz::walk_value(r, 64, stack, [&](const token& t) {
+  mpk::limits lim = mpk::limits::trusted();
+  lim.max_depth = 64;
+  mpk_fuzz::cursor r{out};
+  MPK_FUZZ_CHECK(!mpk_fuzz::walk_value(r, lim, [&](const token& t) {
     token v = t;
     if (v.family == mpk::type::sint && !v.negative) v.family = mpk::type::uint;
     got.push_back(v);

@@ -1,8 +1,9 @@
 // fuzz/fuzz_support.hpp - what the fuzz targets share: a failing check that prints the
-// input, and a generic, non-recursive walk of one MessagePack value through mpk::reader.
+// input, and the tokens of a walk of one MessagePack value through mpk::visit.
 #pragma once
 
 #include <mpk/reader.hpp>
+#include <mpk/visit.hpp>
 
 #include <bit>
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mpk_fuzz {
@@ -36,6 +38,15 @@ inline const mpk::limits tiny_limits{.max_depth = 3,
                                      .max_array_len = 4,
                                      .max_map_len = 4};
 
+/// Runs `check(input, limits)` under the default limits, limits::trusted() and tiny_limits
+/// (small, so that the fuzzer reaches every limit with short inputs).
+template <class Check>
+void check_under_each_limits(std::span<const std::byte> input, Check&& check) {
+  check(input, mpk::limits{});
+  check(input, mpk::limits::trusted());
+  check(input, tiny_limits);
+}
+
 }  // namespace mpk_fuzz
 
 /// A property of a fuzz target: aborts, printing the input, when `cond` is false. Active in
@@ -60,83 +71,81 @@ struct token {
   friend bool operator==(const token&, const token&) = default;
 };
 
-/// Reads the next complete value of `r` generically (peek, then the typed read of its
-/// family; containers through their headers), calling `on(token)` for each scalar and
-/// header in document order. No recursion: `stack` (caller-owned, to reuse its memory)
-/// keeps the items still owed per open container. Containers nested deeper than
-/// `max_depth` (a top-level container is depth 1) stop the walk with errc::depth_exceeded
-/// at the offset of the container, as the reader's skip() does.
+/// Where the next value of a fuzz input starts, for walk_value().
+struct cursor {
+  std::span<const std::byte> input;
+  std::size_t pos = 0;
+
+  bool at_end() const { return pos == input.size(); }
+  std::size_t position() const { return pos; }
+};
+
+/// Walks the next complete value at `c` with mpk::visit under `lim`, calling `on(token)` for
+/// each scalar and container header in document order, and moves `c` past the value.
 ///
-/// Returns the first error: the reader's (code and offset), or the depth error.
+/// Returns visit's error (its offset in the whole input), `c` unmoved; or none.
 template <class F>
-mpk::error walk_value(mpk::reader& r, std::uint32_t max_depth, std::vector<std::uint64_t>& stack,
-                      F&& on) {
-  stack.clear();
-  for (;;) {
-    const std::size_t at = r.position();
-    token t;
-    t.family = r.peek();
-    switch (t.family) {
-      case mpk::type::nil:
-        r.read_nil();
-        break;
-      case mpk::type::boolean:
-        t.boolean = r.read<bool>();
-        break;
-      case mpk::type::uint:
-        t.u = r.read<std::uint64_t>();
-        break;
-      case mpk::type::sint:
-        t.i = r.read<std::int64_t>();
-        t.negative = t.i < 0;
-        if (!t.negative) t.u = static_cast<std::uint64_t>(t.i), t.i = 0;
-        break;
-      case mpk::type::float32:
-        t.float_bits = std::bit_cast<std::uint32_t>(r.read<float>());
-        break;
-      case mpk::type::float64:
-        t.float_bits = std::bit_cast<std::uint64_t>(r.read<double>());
-        break;
-      case mpk::type::str:
-        t.bytes = r.read_string_view();
-        break;
-      case mpk::type::bin: {
-        const auto b = r.read_bin();
-        t.bytes = {reinterpret_cast<const char*>(b.data()), b.size()};
-        break;
-      }
-      case mpk::type::ext: {
-        const auto e = r.read_ext();
-        t.ext_type = e.type;
-        t.bytes = {reinterpret_cast<const char*>(e.data.data()), e.data.size()};
-        break;
-      }
-      case mpk::type::array:
-      case mpk::type::map:
-        t.count = t.family == mpk::type::array ? r.read_array_header() : r.read_map_header();
-        // After the header, like skip(): a bad header is reported before the depth.
-        if (r.ok() && stack.size() >= max_depth) return {mpk::errc::depth_exceeded, at};
-        break;
-      case mpk::type::invalid:
-        break;
-    }
-    if (!r.ok()) return r.error();
-    on(t);
-    if (mpk::is_container(t.family)) {
-      stack.push_back(t.family == mpk::type::map ? std::uint64_t{t.count} * 2 : t.count);
-    } else if (stack.empty()) {
-      return {};
-    } else {
-      --stack.back();
-    }
-    // Close every container whose items are all read; closing one completes an item of
-    // its parent.
-    while (!stack.empty() && stack.back() == 0) {
-      stack.pop_back();
-      if (stack.empty()) return {};
-      --stack.back();
-    }
-  }
+mpk::error walk_value(cursor& c, const mpk::limits& lim, F&& on) {
+  const mpk::result<std::size_t> r = mpk::visit(
+      c.input.subspan(c.pos),
+      [&](const mpk::visit_event& e) {
+        token t;
+        switch (e.kind) {
+          case mpk::visit_kind::array_end:
+          case mpk::visit_kind::map_end:
+            return;
+          case mpk::visit_kind::nil:
+            t.family = mpk::type::nil;
+            break;
+          case mpk::visit_kind::boolean:
+            t.family = mpk::type::boolean;
+            t.boolean = e.boolean;
+            break;
+          case mpk::visit_kind::uint:
+            t.family = mpk::type::uint;
+            t.u = e.u;
+            break;
+          case mpk::visit_kind::sint:
+            t.family = mpk::type::sint;
+            t.negative = e.i < 0;
+            if (t.negative)
+              t.i = e.i;
+            else
+              t.u = static_cast<std::uint64_t>(e.i);
+            break;
+          case mpk::visit_kind::float32:
+            t.family = mpk::type::float32;
+            t.float_bits = std::bit_cast<std::uint32_t>(e.f32);
+            break;
+          case mpk::visit_kind::float64:
+            t.family = mpk::type::float64;
+            t.float_bits = std::bit_cast<std::uint64_t>(e.f64);
+            break;
+          case mpk::visit_kind::str:
+            t.family = mpk::type::str;
+            t.bytes = e.str;
+            break;
+          case mpk::visit_kind::bin:
+            t.family = mpk::type::bin;
+            t.bytes = {reinterpret_cast<const char*>(e.bin.data()), e.bin.size()};
+            break;
+          case mpk::visit_kind::ext:
+            t.family = mpk::type::ext;
+            t.ext_type = e.ext.type;
+            t.bytes = {reinterpret_cast<const char*>(e.ext.data.data()), e.ext.data.size()};
+            break;
+          case mpk::visit_kind::array_begin:
+          case mpk::visit_kind::map_begin:
+            t.family = e.kind == mpk::visit_kind::map_begin ? mpk::type::map : mpk::type::array;
+            t.count = e.count;
+            break;
+        }
+        on(std::as_const(t));
+      },
+      lim);
+  if (!r) return {r.error().code, c.pos + r.error().offset};
+  c.pos += *r;
+  return {};
 }
 
 }  // namespace mpk_fuzz

@@ -27,15 +27,13 @@ using mpk_fuzz::token;
 
 /// Every value of `bytes` through the generic walk, integers filed by value; the first error.
 mpk::error tokens_of(std::span<const std::byte> bytes, std::vector<token>& out) {
-  std::vector<std::uint64_t> stack;
-  mpk::reader r(bytes);
+  mpk_fuzz::cursor r{bytes};
   while (!r.at_end()) {
-    if (const mpk::error e =
-            mpk_fuzz::walk_value(r, mpk::limits{}.max_depth, stack, [&](const token& t) {
-              token v = t;
-              if (v.family == mpk::type::sint && !v.negative) v.family = mpk::type::uint;
-              out.push_back(v);
-            }))
+    if (const mpk::error e = mpk_fuzz::walk_value(r, mpk::limits{}, [&](const token& t) {
+          token v = t;
+          if (v.family == mpk::type::sint && !v.negative) v.family = mpk::type::uint;
+          out.push_back(v);
+        }))
       return e;
   }
   return {};

@@ -126,12 +126,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::vector<token>> mine;
   bool mine_failed = false;
   {
-    std::vector<std::uint64_t> stack;
-    mpk::reader r(input, {.limits = lim});
+    mpk_fuzz::cursor r{input};
     while (!r.at_end()) {
       std::vector<token> v;
-      if (mpk_fuzz::walk_value(r, lim.max_depth, stack,
-                               [&](const token& t) { v.push_back(as_peer_sees(t)); })) {
+      if (mpk_fuzz::walk_value(r, lim, [&](const token& t) { v.push_back(as_peer_sees(t)); })) {
         mine_failed = true;
         break;
       }

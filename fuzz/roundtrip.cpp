@@ -25,12 +25,11 @@ using mpk_fuzz::token;
 /// Decodes every value up to the first error (or the end); returns the bytes consumed.
 std::size_t decode_all(std::span<const std::byte> input, const mpk::limits& lim,
                        std::vector<token>& out) {
-  std::vector<std::uint64_t> stack;
-  mpk::reader r(input, {.limits = lim});
+  mpk_fuzz::cursor r{input};
   std::size_t good = 0;
   while (!r.at_end()) {
     const std::size_t before = out.size();
-    if (mpk_fuzz::walk_value(r, lim.max_depth, stack, [&](const token& t) { out.push_back(t); })) {
+    if (mpk_fuzz::walk_value(r, lim, [&](const token& t) { out.push_back(t); })) {
       out.resize(before);  // drop the value that failed half way
       break;
     }

@@ -6,7 +6,7 @@
 // - field_size(), skip() and raw_value() accept or reject together; when they accept, they
 //   agree on the size (skip() advances by field_size(), raw_value() is the bytes from the
 //   current position, of that size); when they reject, on the errc and the offset;
-// - the generic walk of fuzz_support.hpp consumes the same bytes, or fails the same way;
+// - mpk::visit (fuzz_support.hpp's walk) consumes the same bytes, or fails the same way;
 // - on an accepted value, unchecked_reader (no checks: only on valid input) agrees;
 // - memory allocated through operator new stays within 24 bytes per input byte + 8 KiB.
 #include <cstddef>
@@ -19,12 +19,11 @@
 namespace {
 
 void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
-  std::vector<std::uint64_t> stack;
-  stack.reserve(64);
   mpk::reader r(input, {.limits = lim});
   while (!r.at_end()) {
     const std::size_t start = r.position();
-    mpk::reader by_size = r, by_skip = r, by_raw = r, by_walk = r;
+    mpk::reader by_size = r, by_skip = r, by_raw = r;
+    mpk_fuzz::cursor by_walk{input, start};
 
     std::size_t size;
     std::span<const std::byte> raw;
@@ -35,8 +34,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
       raw = by_raw.raw_value();
       MPK_FUZZ_CHECK(scope.peak() <= 24 * input.size() + 8192);
     }
-    const mpk::error walk_error =
-        mpk_fuzz::walk_value(by_walk, lim.max_depth, stack, [](auto&&) {});
+    const mpk::error walk_error = mpk_fuzz::walk_value(by_walk, lim, [](auto&&) {});
 
     MPK_FUZZ_CHECK(by_size.ok() == by_skip.ok() && by_skip.ok() == by_raw.ok());
     MPK_FUZZ_CHECK(by_size.ok() == !walk_error);
@@ -71,8 +69,6 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
-  check_with(input, mpk::limits{});
-  check_with(input, mpk::limits::trusted());
-  check_with(input, mpk_fuzz::tiny_limits);
+  mpk_fuzz::check_under_each_limits(input, check_with);
   return 0;
 }

@@ -2,10 +2,9 @@
 // every decoding entry point that exists, asserting the exact errc and offset or the
 // documented behaviour, with bounded memory and without recursion.
 //
-// Entry points: the reader's generic read (peek, typed reads and container headers: the walk
-// of fuzz/fuzz_support.hpp), skip(), field_size() and raw_value(); document::parse and
-// read_value (mpk/value.hpp); to_json (mpk/json.hpp, lossless); typed unpack into an
-// mpk::value (mpk/codec.hpp); stream_decoder (mpk/stream.hpp) fed the whole input; the
+// Entry points: mpk::visit (mpk/visit.hpp), skip(), field_size() and raw_value();
+// document::parse and read_value (mpk/value.hpp); to_json (mpk/json.hpp, lossless); typed unpack
+// into an mpk::value (mpk/codec.hpp); stream_decoder (mpk/stream.hpp) fed the whole input; the
 // records decoder's expansion (mpk/ext/records.hpp) of plain input; plus typed targets and
 // recursive structs (with the stack they take per level) and read_timestamp (mpk/ext/timestamp.hpp)
 // where the class concerns them; from_json on hostile JSON text; UTF-8 checks (mpk/unicode.hpp
@@ -22,6 +21,7 @@
 #include <mpk/reader.hpp>
 #include <mpk/stream.hpp>
 #include <mpk/value.hpp>
+#include <mpk/visit.hpp>
 #include <mpk/writer.hpp>
 
 #include <cmath>
@@ -72,14 +72,11 @@ struct outcome {
 
 using entry_point = outcome (*)(std::span<const std::byte>, const mpk::limits&);
 
-outcome via_read(std::span<const std::byte> in, const mpk::limits& lim) {
-  std::vector<std::uint64_t> stack;
-  stack.reserve(64);
-  mpk::reader r(in, {.limits = lim});
+outcome via_visit(std::span<const std::byte> in, const mpk::limits& lim) {
   mpk_fuzz::alloc_scope scope;
-  const mpk::error e = mpk_fuzz::walk_value(r, lim.max_depth, stack, [](auto&&) {});
-  // The walk's own stack grows past its reservation on deep input: not the library's.
-  return {e, e ? 0 : r.position(), 0};
+  const mpk::result<std::size_t> r = mpk::visit(
+      in, [](const mpk::visit_event&) {}, {.limits = lim});
+  return {r.error(), r ? *r : 0, scope.peak()};
 }
 outcome via_skip(std::span<const std::byte> in, const mpk::limits& lim) {
   mpk::reader r(in, {.limits = lim});
@@ -182,7 +179,7 @@ struct named_entry {
 };
 const named_entry entry_points[] = {
     // The reader's stack of counts: 8 bytes per open container beyond 64, doubled as it grows.
-    {"read", via_read, 24, false},
+    {"visit", via_visit, 24, false},
     {"skip", via_skip, 24, false},
     {"field_size", via_field_size, 24, false},
     {"raw_value", via_raw_value, 24, false},

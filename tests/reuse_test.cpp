@@ -57,12 +57,17 @@ bytes valid_stream() {
   return all;
 }
 
-/// The generic walk of one value (every token in order), or the error.
+/// The tokens of one value, in order (mpk::visit over the bytes the reader's raw_value()
+/// takes: the reader's own state decides where the value is), or the reader's error.
 std::vector<mpk_fuzz::token> walk(mpk::reader& r, mpk::error& err) {
   std::vector<mpk_fuzz::token> out;
-  std::vector<std::uint64_t> stack;
-  err = mpk_fuzz::walk_value(r, r.options().limits.max_depth, stack,
-                             [&](const mpk_fuzz::token& t) { out.push_back(t); });
+  const std::span<const std::byte> value = r.raw_value();
+  err = r.error();
+  if (err) return out;
+  mpk_fuzz::cursor c{value};
+  EXPECT_FALSE(mpk_fuzz::walk_value(c, r.options().limits, [&](const mpk_fuzz::token& t) {
+    out.push_back(t);
+  })) << "visit rejects what raw_value() took";
   return out;
 }
 

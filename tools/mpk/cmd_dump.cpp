@@ -92,49 +92,50 @@ std::size_t columns(std::string_view s) {
   return w;
 }
 
-void describe(std::string& out, const item& it) {
-  const mpk::marker_info& m = mpk::marker_table[it.marker];
+void describe(std::string& out, const mpk::visit_event& e) {
+  const mpk::marker_info& m = mpk::marker_table[std::to_integer<std::uint8_t>(e.bytes[0])];
   out += m.format_name;
-  switch (it.family) {
-    case mpk::type::nil:
-    case mpk::type::boolean:  // the format name says it: "true", "false"
-    case mpk::type::invalid:
+  switch (e.kind) {
+    case mpk::visit_kind::nil:
+    case mpk::visit_kind::boolean:  // the format name says it: "true", "false"
+    case mpk::visit_kind::array_end:
+    case mpk::visit_kind::map_end:
       return;
-    case mpk::type::uint:
+    case mpk::visit_kind::uint:
       out += ' ';
-      out += std::to_string(it.u);
+      out += std::to_string(e.u);
       return;
-    case mpk::type::sint:
+    case mpk::visit_kind::sint:
       out += ' ';
-      out += std::to_string(it.i);
+      out += std::to_string(e.i);
       return;
-    case mpk::type::float32:
+    case mpk::visit_kind::float32:
       out += ' ';
-      append_number(out, static_cast<float>(it.f));
+      append_number(out, e.f32);
       return;
-    case mpk::type::float64:
+    case mpk::visit_kind::float64:
       out += ' ';
-      append_number(out, it.f);
+      append_number(out, e.f64);
       return;
-    case mpk::type::array:
-    case mpk::type::map:
-      out += '(' + std::to_string(it.count) + ')';
+    case mpk::visit_kind::array_begin:
+    case mpk::visit_kind::map_begin:
+      out += '(' + std::to_string(e.count) + ')';
       return;
-    case mpk::type::str:
-      out += '(' + std::to_string(it.count) + ") ";
-      append_text(out, it.str);
+    case mpk::visit_kind::str:
+      out += '(' + std::to_string(e.str.size()) + ") ";
+      append_text(out, e.str);
       return;
-    case mpk::type::bin:
-      out += '(' + std::to_string(it.count) + ')';
-      if (!it.bin.empty()) out += ' ';
-      append_hex(out, it.bin, max_hex_bytes);
+    case mpk::visit_kind::bin:
+      out += '(' + std::to_string(e.bin.size()) + ')';
+      if (!e.bin.empty()) out += ' ';
+      append_hex(out, e.bin, max_hex_bytes);
       return;
-    case mpk::type::ext:
-      out += '(' + std::to_string(it.count) + ") ext " + std::to_string(int{it.ext.type});
-      if (it.ext.type == -1) {
+    case mpk::visit_kind::ext:
+      out += '(' + std::to_string(e.ext.data.size()) + ") ext " + std::to_string(int{e.ext.type});
+      if (e.ext.type == -1) {
         out += " timestamp";
         // The library's plain JSON form of a valid timestamp is its RFC 3339 text.
-        mpk::reader one(it.bytes);
+        mpk::reader one(e.bytes);
         std::string json;
         if (mpk::to_json(one, json) && json.size() > 2 && json.front() == '"') {
           out += ' ';
@@ -143,8 +144,8 @@ void describe(std::string& out, const item& it) {
         }
         out += " (invalid)";
       }
-      if (!it.ext.data.empty()) out += ' ';
-      append_hex(out, it.ext.data, max_hex_bytes);
+      if (!e.ext.data.empty()) out += ' ';
+      append_hex(out, e.ext.data, max_hex_bytes);
       return;
   }
 }
@@ -156,35 +157,35 @@ int run_dump(const input_args& a) {
   if (!in.open()) return exit_bad_input;
   std::string out;
   std::string raw;
-  return for_each_run(in, [&](const input_run& run) -> mpk::error {
-    mpk::reader r(run.bytes);
-    mpk::error e;
-    while (!e && !r.at_end()) {
-      e = walk(r, run.bytes, run.offset, [&](const item& it) -> mpk::error {
-        char offset[24];
-        std::snprintf(offset, sizeof offset, "%06zu  ", it.offset);
-        out += offset;
-        raw.clear();
-        append_hex(raw, it.bytes, max_raw_bytes);
-        out += raw;
-        out.append(raw_column - columns(raw) + 2 * std::size_t{it.depth}, ' ');
-        describe(out, it);
-        out += '\n';
-        if (out.size() >= (1u << 20)) {
-          if (!write_out(out)) return {mpk::errc::io_error, it.offset};
-          out.clear();
-        }
-        return {};
-      });
-      if (in.per_value() || e) {
-        if (!write_out(out) || (!e && std::fflush(stdout) != 0)) return {mpk::errc::io_error, 0};
-        out.clear();
-      }
+  const auto line = [&](const mpk::visit_event& e, std::size_t at) -> mpk::error {
+    if (e.kind == mpk::visit_kind::array_end || e.kind == mpk::visit_kind::map_end) return {};
+    char offset[24];
+    std::snprintf(offset, sizeof offset, "%06zu  ", at + e.offset);
+    out += offset;
+    raw.clear();
+    append_hex(raw, e.bytes, max_raw_bytes);
+    out += raw;
+    out.append(raw_column - columns(raw) + 2 * std::size_t{e.depth}, ' ');
+    describe(out, e);
+    out += '\n';
+    if (out.size() >= (1u << 20)) {
+      if (!write_out(out)) return {mpk::errc::io_error, at + e.offset};
+      out.clear();
     }
-    if (e) return e;
+    return {};
+  };
+  const auto after_value = [&]() -> mpk::error {
+    if (in.per_value()) {
+      if (!write_out(out) || std::fflush(stdout) != 0) return {mpk::errc::io_error, 0};
+      out.clear();
+    }
+    return {};
+  };
+  return for_each_run(in, [&](const input_run& run) -> mpk::error {
+    const mpk::error e = visit_values(run.bytes, run.offset, mpk::limits{}, line, after_value);
     if (!write_out(out)) return {mpk::errc::io_error, 0};
     out.clear();
-    return {};
+    return e;
   });
 }
 

@@ -43,36 +43,37 @@ int run_stats(const input_args& a) {
   std::uint32_t max_depth = 0;  // containers nested (a top-level array is depth 1)
   largest str, bin, ext, array, map;
   const int status = for_each_run(in, [&](const input_run& run) -> mpk::error {
-    mpk::reader r(run.bytes);
-    while (!r.at_end()) {
-      const mpk::error e = walk(r, run.bytes, run.offset, [&](const item& it) -> mpk::error {
-        ++by_marker[it.marker];
-        ++all;
-        switch (it.family) {
-          case mpk::type::str:
-            str.note(it.count, it.offset);
-            break;
-          case mpk::type::bin:
-            bin.note(it.count, it.offset);
-            break;
-          case mpk::type::ext:
-            ext.note(it.count, it.offset);
-            break;
-          case mpk::type::array:
-            array.note(it.count, it.offset);
-            break;
-          case mpk::type::map:
-            map.note(it.count, it.offset);
-            break;
-          default:
-            break;
-        }
-        if (mpk::is_container(it.family) && it.depth + 1 > max_depth) max_depth = it.depth + 1;
-        return {};
-      });
-      if (e) return e;
-      ++top;
-    }
+    const auto count = [&](const mpk::visit_event& e, std::size_t at) -> mpk::error {
+      if (e.kind == mpk::visit_kind::array_end || e.kind == mpk::visit_kind::map_end) return {};
+      ++by_marker[std::to_integer<std::uint8_t>(e.bytes[0])];
+      ++all;
+      const std::size_t offset = at + e.offset;
+      switch (e.kind) {
+        case mpk::visit_kind::str:
+          str.note(e.str.size(), offset);
+          break;
+        case mpk::visit_kind::bin:
+          bin.note(e.bin.size(), offset);
+          break;
+        case mpk::visit_kind::ext:
+          ext.note(e.ext.data.size(), offset);
+          break;
+        case mpk::visit_kind::array_begin:
+        case mpk::visit_kind::map_begin:
+          (e.kind == mpk::visit_kind::map_begin ? map : array).note(e.count, offset);
+          if (e.depth + 1 > max_depth) max_depth = e.depth + 1;
+          break;
+        default:
+          break;
+      }
+      return {};
+    };
+    const mpk::error e =
+        visit_values(run.bytes, run.offset, mpk::limits{}, count, [&]() -> mpk::error {
+          ++top;
+          return {};
+        });
+    if (e) return e;
     bytes = run.offset + run.bytes.size();
     return {};
   });

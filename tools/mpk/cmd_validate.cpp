@@ -25,15 +25,14 @@ int run_validate(const validate_args& a) {
         r.skip();
       return r.ok() ? mpk::error{} : mpk::error{r.error().code, run.offset + r.error().offset};
     }
-    while (!r.at_end()) {
-      const mpk::error e = walk(r, run.bytes, run.offset, [](const item& it) -> mpk::error {
-        if (it.family == mpk::type::str && !mpk::is_valid_utf8(it.str))
-          return {mpk::errc::invalid_utf8, it.offset};
-        return {};
-      });
-      if (e) return e;
-    }
-    return {};
+    return visit_values(
+        run.bytes, run.offset, lim,
+        [](const mpk::visit_event& e, std::size_t at) -> mpk::error {
+          if (e.kind == mpk::visit_kind::str && !mpk::is_valid_utf8(e.str))
+            return {mpk::errc::invalid_utf8, at + e.offset};
+          return {};
+        },
+        []() -> mpk::error { return {}; });
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include <mpk/error.hpp>
 #include <mpk/reader.hpp>
+#include <mpk/visit.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -235,92 +236,30 @@ int run_get(const get_args& a);
 
 // --- walking values --------------------------------------------------------------------
 
-/// One value met by walk(): a scalar, str, bin or ext as a whole, or a container header.
-struct item {
-  std::size_t offset = 0;
-  std::span<const std::byte> bytes;  // the scalar's bytes, or the container's header
-  std::uint8_t marker = 0;
-  mpk::type family = mpk::type::invalid;
-  std::uint32_t depth = 0;  // containers open around it (a top-level value is at 0)
-  std::uint64_t count = 0;  // array elements, map entries, or str/bin/ext payload bytes
-  std::uint64_t u = 0;
-  std::int64_t i = 0;
-  double f = 0;
-  bool b = false;
-  std::string_view str;
-  std::span<const std::byte> bin;
-  mpk::ext_view ext;
-};
-
-/// Walks the next complete value of `r` (a reader over `input`, which starts at stream
-/// offset `base`) without recursion, calling `visit(const item&)` for every value in it
-/// (containers before their contents); `visit` returns an mpk::error to stop. Depth is
-/// bounded by the reader's limits::max_depth (errc::depth_exceeded). Offsets, of items and
-/// errors, are in the stream.
-template <class Visit>
-mpk::error walk(mpk::reader& r, std::span<const std::byte> input, std::size_t base, Visit&& visit) {
-  std::vector<std::uint64_t> owed;  // items still owed by each open container
-  const std::uint32_t max_depth = r.options().limits.max_depth;
-  do {
-    item it;
-    const std::size_t at = r.position();
-    it.offset = base + at;
-    it.depth = static_cast<std::uint32_t>(owed.size());
-    it.family = r.peek();  // errc::truncated at the end, errc::invalid_marker on 0xc1
-    if (!r.ok()) return {r.error().code, base + r.error().offset};
-    const std::size_t before = r.remaining();
-    switch (it.family) {
-      case mpk::type::nil:
-        r.read_nil();
-        break;
-      case mpk::type::boolean:
-        it.b = r.read<bool>();
-        break;
-      case mpk::type::uint:
-        it.u = r.read<std::uint64_t>();
-        break;
-      case mpk::type::sint:
-        it.i = r.read<std::int64_t>();
-        break;
-      case mpk::type::float32:
-        it.f = static_cast<double>(r.read<float>());
-        break;
-      case mpk::type::float64:
-        it.f = r.read<double>();
-        break;
-      case mpk::type::str:
-        it.str = r.read_string_view();
-        it.count = it.str.size();
-        break;
-      case mpk::type::bin:
-        it.bin = r.read_bin();
-        it.count = it.bin.size();
-        break;
-      case mpk::type::ext:
-        it.ext = r.read_ext();
-        it.count = it.ext.data.size();
-        break;
-      case mpk::type::array:
-        it.count = r.read_array_header();
-        break;
-      case mpk::type::map:
-        it.count = r.read_map_header();
-        break;
-      case mpk::type::invalid:
-        break;
-    }
-    if (!r.ok()) return {r.error().code, base + r.error().offset};
-    it.bytes = input.subspan(at, before - r.remaining());
-    it.marker = std::to_integer<std::uint8_t>(it.bytes[0]);
-    const bool container = it.family == mpk::type::array || it.family == mpk::type::map;
-    if (container && owed.size() >= max_depth) return {mpk::errc::depth_exceeded, it.offset};
-    if (mpk::error e = visit(std::as_const(it))) return e;
-    if (!owed.empty()) --owed.back();
-    if (container && it.count != 0)
-      owed.push_back(it.family == mpk::type::map ? it.count * 2 : it.count);
-    while (!owed.empty() && owed.back() == 0)
-      owed.pop_back();
-  } while (!owed.empty());
+/// Visits the top-level values of `bytes` (which start at stream offset `base`) one after
+/// the other with mpk::visit under `lim`: `on_event(const mpk::visit_event&, std::size_t at)`
+/// gets each event, `at` being the stream offset of the event's offsets, and returns an
+/// mpk::error to stop (returned as it is); `after_value()` runs after each complete value and
+/// returns one too. Returns the first error; those of the walk are offset in the stream.
+template <class OnEvent, class AfterValue>
+mpk::error visit_values(std::span<const std::byte> bytes, std::size_t base, const mpk::limits& lim,
+                        OnEvent&& on_event, AfterValue&& after_value) {
+  std::size_t pos = 0;
+  while (pos < bytes.size()) {
+    const std::size_t at = base + pos;
+    mpk::error failed;
+    const mpk::result<std::size_t> r = mpk::visit(
+        bytes.subspan(pos),
+        [&](const mpk::visit_event& e) {
+          failed = on_event(e, at);
+          return !failed;
+        },
+        lim);
+    if (failed) return failed;
+    if (!r) return {r.error().code, at + r.error().offset};
+    pos += *r;
+    if (mpk::error e = after_value()) return e;
+  }
   return {};
 }
 

@@ -152,32 +152,36 @@ MPK_ALWAYS_INLINE extent value_extent(const std::byte* h, std::size_t avail,
 
 /// The per-level counts of a walk: 64 levels inline, then heap memory that doubles as the
 /// walk goes deeper (never beyond limits::max_depth levels, nor beyond one level per input
-/// byte, since every container takes at least one byte).
-class owed_stack {
+/// byte, since every container takes at least one byte). `T` is what a level keeps (trivially
+/// copyable): the reader's walk keeps a count, mpk::visit a count and a map flag.
+template <class T>
+class basic_owed_stack {
+  static_assert(std::is_trivially_copyable_v<T>);
+
  public:
-  owed_stack() noexcept = default;
-  owed_stack(const owed_stack&) = delete;
-  owed_stack& operator=(const owed_stack&) = delete;
-  ~owed_stack() {
+  basic_owed_stack() noexcept = default;
+  basic_owed_stack(const basic_owed_stack&) = delete;
+  basic_owed_stack& operator=(const basic_owed_stack&) = delete;
+  ~basic_owed_stack() {
     if (data_ != inline_) delete[] data_;
   }
 
   /// False when memory ran out.
-  MPK_ALWAYS_INLINE bool push(std::size_t v) noexcept {
+  MPK_ALWAYS_INLINE bool push(T v) noexcept {
     if (size_ == capacity_) [[unlikely]] {
       if (!grow()) return false;
     }
     data_[size_++] = v;
     return true;
   }
-  MPK_ALWAYS_INLINE std::size_t pop() noexcept { return data_[--size_]; }
+  MPK_ALWAYS_INLINE T pop() noexcept { return data_[--size_]; }
 
  private:
   MPK_COLD bool grow() noexcept {
     const std::size_t cap = capacity_ * 2;
-    auto* bigger = new (std::nothrow) std::size_t[cap];
+    auto* bigger = new (std::nothrow) T[cap];
     if (bigger == nullptr) return false;
-    std::memcpy(bigger, data_, size_ * sizeof(std::size_t));
+    std::memcpy(bigger, data_, size_ * sizeof(T));
     if (data_ != inline_) delete[] data_;
     data_ = bigger;
     capacity_ = cap;
@@ -185,11 +189,12 @@ class owed_stack {
   }
 
   static constexpr std::size_t inline_capacity = 64;
-  std::size_t inline_[inline_capacity];
-  std::size_t* data_ = inline_;
+  T inline_[inline_capacity];
+  T* data_ = inline_;
   std::size_t size_ = 0;
   std::size_t capacity_ = inline_capacity;
 };
+using owed_stack = basic_owed_stack<std::size_t>;
 
 /// Where a reader points after an error in unchecked mode: every byte is 0xc1, so every
 /// later read fails at its first byte without touching the input.
