@@ -20,6 +20,7 @@
 #include "buffer.hpp"
 #include "detail/endian.hpp"
 #include "detail/header.hpp"
+#include "detail/writer_unsized.hpp"
 #include "error.hpp"
 #include "format.hpp"
 #include "unicode.hpp"
@@ -53,6 +54,12 @@ struct writer_options {
   /// the bin types.
   bool old_spec = false;
   float32_policy float32 = float32_policy::never;
+  /// How far a stream_sink's staging area may grow to hold back an open container of unknown
+  /// size (begin_array() without a count), which cannot go to the target before its header
+  /// is known: the outermost such container, nested ones included, may take up to this many
+  /// bytes, or the staging area's capacity if that is larger. A write beyond it fails with
+  /// errc::limit_exceeded. Sinks in memory (buffer, span_sink) do not use it.
+  std::size_t unsized_staging_limit = std::size_t{1} << 20;
 };
 
 namespace detail {
@@ -156,12 +163,21 @@ std::size_t sink_position(const S& s) noexcept {
 /// errc::out_of_memory (buffer), errc::buffer_full (span_sink), errc::io_error (stream_sink),
 /// errc::too_large (a length or count of 2^32 or more), errc::out_of_range (a forced width
 /// too small for the value). The writer does not check that containers receive the number
-/// of elements their header announced: that is the caller's part.
+/// of elements their header announced: that is the caller's part, or let the writer count
+/// them with begin_array() / end_array() (containers of unknown size).
 template <sink Sink = buffer>
 class writer {
  public:
   explicit writer(Sink& out, writer_options options = {}) noexcept
       : out_(&out), options_(options) {}
+  writer(writer&&) noexcept = default;
+  writer& operator=(writer&&) = delete;
+  /// A stream_sink still holding back containers of unknown size that were never closed
+  /// drops them (nothing can complete them now); other sinks keep what was written.
+  ~writer() {
+    if (!open_.empty()) [[unlikely]]
+      detail::unsized_ops::abandon(*out_, open_);
+  }
 
   /// The first error, or errc::ok. Its offset is the sink's size when the write failed.
   mpk::error error() const noexcept { return error_; }
@@ -351,6 +367,55 @@ class writer {
     detail::container_head<true>(n, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n); });
   }
 
+  // --- containers of unknown size (detail/writer_unsized.hpp) ----------------------------
+
+  /// Opens an array whose number of elements is not known yet: write them, then end_array().
+  /// The result is byte for byte what begin_array(n) and the same elements write: end_array()
+  /// counts the elements and writes the smallest header. The cost: 5 bytes are reserved for
+  /// the header, and when a shorter one suffices (under 65536 elements) the elements are
+  /// moved down by 2 or 4 bytes: one memmove per container. Nests with itself and with
+  /// counted containers. The sink keeps the container's bytes until it closes: a buffer or a
+  /// span_sink (4 bytes more room than the final size may be needed while open), or a
+  /// stream_sink, which holds them back from its target up to
+  /// writer_options::unsized_staging_limit (beyond it errc::limit_exceeded).
+  ///
+  ///     w.begin_array();
+  ///     for (int x : xs) if (x > 0) w.write(x);
+  ///     w.end_array();
+  ///
+  /// Errors: errc::out_of_memory, errc::limit_exceeded (stream_sink), the sink's errors.
+  void begin_array() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::begin(*this, false);
+  }
+  /// Opens a map whose number of entries is not known yet: write keys and values
+  /// alternately, then end_map(), which writes the header for their number of pairs.
+  void begin_map() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::begin(*this, true);
+  }
+  /// Closes the innermost begin_array() without a count. Errors: errc::invalid_argument (no
+  /// such array open, or a map is the innermost), errc::truncated (the array ends inside a
+  /// value: a counted container inside it short of elements, or a str/bin/ext header without
+  /// all its payload), errc::too_large (2^32 elements or more), errc::invalid_marker (a byte
+  /// 0xc1 written with write_raw). On an error the array stays open.
+  void end_array() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::end(*this, false);
+  }
+  /// Closes the innermost begin_map() without a count; as end_array(), and
+  /// errc::invalid_argument when the map holds a key without its value.
+  void end_map() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::end(*this, true);
+  }
+  /// Containers of unknown size open (begun, not yet ended).
+  std::size_t open_containers() const noexcept { return open_.size(); }
+
+  /// Checks that the output is complete: returns error(), after setting it to
+  /// errc::invalid_argument if a container of unknown size is still open (its header is
+  /// then a 0xc1 byte, which no reader accepts). Call it before using the output.
+  mpk::error finish() noexcept {
+    if (ok() && !open_.empty()) fail(errc::invalid_argument);
+    return error();
+  }
+
   /// Copies pre-encoded bytes to the output unchanged (no check that they are MessagePack).
   void write_raw(std::span<const std::byte> bytes) noexcept {
     if (!ok()) [[unlikely]]
@@ -367,6 +432,8 @@ class writer {
   }
 
  private:
+  friend struct detail::unsized_ops;
+
   template <std::size_t W>
   using head = detail::head<W>;
 
@@ -529,6 +596,7 @@ class writer {
   Sink* out_;
   writer_options options_;
   detail::sticky_error error_{};
+  detail::open_stack open_;  // containers of unknown size, innermost last
 };
 
 template <sink Sink>
