@@ -36,9 +36,8 @@ item_count count_items(const std::byte* p, std::size_t n) noexcept {
   return r;
 }
 
-std::size_t close_container(std::byte* at, std::size_t size, const open_container& c,
-                            errc& ec) noexcept {
-  const std::size_t counted = c.counted_to - c.start;
+std::size_t close_container(std::byte* at, std::size_t size, std::size_t counted, std::size_t items,
+                            bool is_map, errc& ec) noexcept {
   const item_count rest = count_items(at + counted, size - counted);
   if (rest.ec != errc::ok) {
     ec = rest.ec;
@@ -48,8 +47,8 @@ std::size_t close_container(std::byte* at, std::size_t size, const open_containe
     ec = errc::truncated;
     return 0;
   }
-  std::size_t n = c.items + rest.items;
-  if (c.is_map) {
+  std::size_t n = items + rest.items;
+  if (is_map) {
     if (n % 2 != 0) {
       ec = errc::invalid_argument;
       return 0;
@@ -62,8 +61,8 @@ std::size_t close_container(std::byte* at, std::size_t size, const open_containe
   }
   const std::size_t header = container_header_size(n);
   const std::size_t body = size - unsized_placeholder;
-  if (header != unsized_placeholder) std::memmove(at + header, at + unsized_placeholder, body);
-  if (c.is_map)
+  std::memmove(at + header, at + unsized_placeholder, body);
+  if (is_map)
     put_container_header<true>(at, n);
   else
     put_container_header<false>(at, n);

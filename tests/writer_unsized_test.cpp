@@ -143,8 +143,8 @@ TEST(WriterUnsized, SpanSinkBytesEqualCountedWrites) {
     for (std::size_t n : boundary_sizes) {
       SCOPED_TRACE((map ? "map of " : "array of ") + std::to_string(n));
       const std::string want = counted(map, n);
-      // While open, the container takes 4 bytes more than its final size at most.
-      std::vector<std::byte> memory(want.size() + 4);
+      // While open, the container's header takes 26 bytes, 25 more than it may need.
+      std::vector<std::byte> memory(want.size() + 25);
       mpk::span_sink out(memory);
       mpk::writer w(out);
       unsized(w, map, n);
@@ -183,8 +183,9 @@ TEST(WriterUnsized, OpenPlaceholderIsInvalidMessagePack) {
   w.begin_array();
   w.write(2);
   EXPECT_EQ(w.open_containers(), 1u);
-  // While open: a 5-byte placeholder starting with 0xc1, the marker no reader accepts.
-  EXPECT_EQ(to_hex(buf.bytes()), "01 c1 00 00 00 00 02");
+  // While open: a 26-byte placeholder starting with 0xc1, the marker no reader accepts.
+  ASSERT_EQ(buf.size(), 1u + 26u + 1u);
+  EXPECT_EQ(buf.bytes()[1], std::byte{0xc1});
   mpk::reader r(buf.bytes());
   EXPECT_EQ(r.read<int>(), 1);
   r.skip();
@@ -365,7 +366,10 @@ TEST(WriterUnsized, FinishWithAContainerOpen) {
   w.begin_map();
   EXPECT_EQ(w.open_containers(), 2u);
   EXPECT_EQ(w.finish(), mpk::errc::invalid_argument);
-  EXPECT_EQ(w.error().offset, 10u);
+  EXPECT_EQ(w.error().offset, 52u);
+  EXPECT_EQ(w.open_containers(), 0u);  // given up
+  EXPECT_EQ(buf.size(), 52u);          // a buffer keeps the bytes, invalid (0xc1)
+  EXPECT_EQ(buf.bytes()[0], std::byte{0xc1});
   // A finished writer with nothing open is fine, and says the first error otherwise.
   mpk::writer ok_writer(buf);
   EXPECT_EQ(ok_writer.finish(), mpk::errc::ok);
@@ -430,10 +434,10 @@ TEST(WriterUnsized, ErrorsAreSticky) {
 }
 
 TEST(WriterUnsized, SpanSinkTooSmallForThePlaceholder) {
-  std::byte memory[4];
+  std::byte memory[25];
   mpk::span_sink out(memory);
   mpk::writer w(out);
-  w.begin_array();  // needs 5 bytes while open, though [] takes 1
+  w.begin_array();  // needs 26 bytes while open, though [] takes 1
   EXPECT_EQ(w.error(), mpk::errc::buffer_full);
   EXPECT_EQ(w.open_containers(), 0u);
   EXPECT_EQ(out.size(), 0u);
@@ -453,7 +457,7 @@ TEST(WriterUnsized, StreamSinkStagingBound) {
     for (int i = 0; i < 40; ++i)
       w.write(i);  // 40 bytes: one flush of 32 so far
     w.begin_map();
-    std::size_t held = 5;
+    std::size_t held = 26;
     for (int i = 0; w.ok(); ++i) {
       w.write(i);  // positive fixints: one byte each
       if (w.ok()) ++held;
@@ -466,7 +470,9 @@ TEST(WriterUnsized, StreamSinkStagingBound) {
     EXPECT_EQ(got.bytes.size(), 40u);
     EXPECT_EQ(out.flush(), mpk::errc::ok);
     EXPECT_EQ(got.bytes.size(), 40u);
-  }  // the writer drops the open container, the sink's destructor flushes nothing of it
+    EXPECT_EQ(w.finish(), mpk::errc::limit_exceeded);  // drops the held bytes
+    EXPECT_EQ(out.total_size(), 40u);
+  }  // the sink's destructor has nothing more to flush
   ASSERT_EQ(got.bytes.size(), 40u);
   for (int i = 0; i < 40; ++i)
     EXPECT_EQ(static_cast<unsigned char>(got.bytes[static_cast<std::size_t>(i)]), i);
@@ -532,7 +538,7 @@ TEST(WriterUnsized, StreamSinkAfterAnErrorInside) {
             "abc");
 }
 
-TEST(WriterUnsized, StreamSinkReusedAfterAWriterLeftAContainerOpen) {
+TEST(WriterUnsized, StreamSinkFreeAgainAfterFinish) {
   collected got;
   mpk::stream_sink out(&collect, &got, 8);
   {
@@ -540,7 +546,8 @@ TEST(WriterUnsized, StreamSinkReusedAfterAWriterLeftAContainerOpen) {
     w.write(1);
     w.begin_array();
     w.write(2);
-  }  // gone with the array open: dropped, the hold released
+    EXPECT_EQ(w.finish(), mpk::errc::invalid_argument);  // drops the array, releases the sink
+  }
   mpk::writer w(out);
   w.write(3);
   EXPECT_EQ(out.flush(), mpk::errc::ok);

@@ -59,7 +59,7 @@ struct writer_options {
   /// is known: the outermost such container, nested ones included, may take up to this many
   /// bytes, or the staging area's capacity if that is larger. A write beyond it fails with
   /// errc::limit_exceeded. Sinks in memory (buffer, span_sink) do not use it.
-  std::size_t unsized_staging_limit = std::size_t{1} << 20;
+  std::uint32_t unsized_staging_limit = 1u << 20;
 };
 
 namespace detail {
@@ -170,14 +170,6 @@ class writer {
  public:
   explicit writer(Sink& out, writer_options options = {}) noexcept
       : out_(&out), options_(options) {}
-  writer(writer&&) noexcept = default;
-  writer& operator=(writer&&) = delete;
-  /// A stream_sink still holding back containers of unknown size that were never closed
-  /// drops them (nothing can complete them now); other sinks keep what was written.
-  ~writer() {
-    if (!open_.empty()) [[unlikely]]
-      detail::unsized_ops::abandon(*out_, open_);
-  }
 
   /// The first error, or errc::ok. Its offset is the sink's size when the write failed.
   mpk::error error() const noexcept { return error_; }
@@ -371,13 +363,14 @@ class writer {
 
   /// Opens an array whose number of elements is not known yet: write them, then end_array().
   /// The result is byte for byte what begin_array(n) and the same elements write: end_array()
-  /// counts the elements and writes the smallest header. The cost: 5 bytes are reserved for
-  /// the header, and when a shorter one suffices (under 65536 elements) the elements are
-  /// moved down by 2 or 4 bytes: one memmove per container. Nests with itself and with
-  /// counted containers. The sink keeps the container's bytes until it closes: a buffer or a
-  /// span_sink (4 bytes more room than the final size may be needed while open), or a
-  /// stream_sink, which holds them back from its target up to
-  /// writer_options::unsized_staging_limit (beyond it errc::limit_exceeded).
+  /// counts the elements (walking their headers; counted writes do no counting) and writes
+  /// the smallest header. The cost: a placeholder header of 26 bytes holds the count's
+  /// bookkeeping while the array is open, and end_array() moves the elements down behind
+  /// the final header: one memmove per container. Nests with itself and with counted
+  /// containers. The sink keeps the container's bytes until it closes: a buffer or a
+  /// span_sink (which needs room for the 26 bytes), or a stream_sink, which holds them back
+  /// from its target up to writer_options::unsized_staging_limit (beyond it
+  /// errc::limit_exceeded).
   ///
   ///     w.begin_array();
   ///     for (int x : xs) if (x > 0) w.write(x);
@@ -406,13 +399,18 @@ class writer {
     detail::unsized_ops::end(*this, true);
   }
   /// Containers of unknown size open (begun, not yet ended).
-  std::size_t open_containers() const noexcept { return open_.size(); }
+  std::size_t open_containers() noexcept { return detail::unsized_ops::count_open(*this); }
 
   /// Checks that the output is complete: returns error(), after setting it to
-  /// errc::invalid_argument if a container of unknown size is still open (its header is
-  /// then a 0xc1 byte, which no reader accepts). Call it before using the output.
+  /// errc::invalid_argument if a container of unknown size is still open. Such containers
+  /// are then given up: a stream_sink drops their bytes (its target never sees any of them)
+  /// and is free for other writes; a buffer or span_sink keeps them, their header a 0xc1
+  /// byte that no reader accepts. Call it when done, before using the output.
   mpk::error finish() noexcept {
-    if (ok() && !open_.empty()) fail(errc::invalid_argument);
+    if (unsized_at_ != detail::no_open_container) [[unlikely]] {
+      if (ok()) fail(errc::invalid_argument);
+      detail::unsized_ops::abandon(*this);
+    }
     return error();
   }
 
@@ -596,7 +594,7 @@ class writer {
   Sink* out_;
   writer_options options_;
   detail::sticky_error error_{};
-  detail::open_stack open_;  // containers of unknown size, innermost last
+  std::size_t unsized_at_ = detail::no_open_container;  // innermost begin_array() (no count)
 };
 
 template <sink Sink>
