@@ -127,7 +127,7 @@ struct unsized_ops {
     if constexpr (holding_sink<S>)
       return s.held_at(static_cast<std::size_t>(position));
     else
-      return s.data() + position;
+      return s.data() + static_cast<std::size_t>(position);
   }
 
   template <class W>
