@@ -644,6 +644,38 @@ bool add_object(workload_table& t, std::shared_ptr<object_case<T>> c, bool list_
       t, des, "mpk", mpk_des,
       "mpk::unpack<T>(bytes): a new object per operation; std::string fields checked for UTF-8",
       [c] { return mpk_deserialize<T>(c->ref.bytes()); }, equal_check);
+  // deserialize into the same object every operation (its strings' and vectors' capacity
+  // reused): mpk::unpack(reader, obj) and msgpack-cxx's convert(obj), which also assigns
+  // into the elements it has
+  const std::string reuse = "deserialize_reuse_" + name;
+  auto same_check = [c](const T* got) {
+    return got != nullptr && *got == c->data ? std::string()
+                                             : std::string("timed loop decoded other values");
+  };
+  checks::add_op(
+      t, reuse, "mpk", mpk_des,
+      "mpk::unpack(reader, obj) into one object kept across operations (its strings and "
+      "vectors reused); std::string fields checked for UTF-8",
+      [c, out = std::make_shared<T>()] {
+        mpk::reader r(c->ref.bytes());
+        return mpk::unpack(r, *out) ? out.get() : nullptr;
+      },
+      same_check);
+  checks::add_op(
+      t, reuse, "msgpack-cxx", cxx_des,
+      "msgpack::unpack(data, size) into an object_handle (one zone, strings copied into it), "
+      "then .get().convert(obj) into one object kept across operations",
+      [c, out = std::make_shared<T>()] {
+        try {
+          msgpack::object_handle oh = msgpack::unpack(
+              reinterpret_cast<const char*>(c->ref.bytes().data()), c->ref.bytes().size());
+          oh.get().convert(*out);
+        } catch (const std::exception&) {
+          *out = T{};
+        }
+        return out.get();
+      },
+      same_check);
   checks::add_op(
       t, des, "msgpack-cxx", cxx_des,
       "msgpack::unpack(data, size) into an object_handle (one zone, strings copied into it), "
@@ -731,7 +763,8 @@ bool register_typed_objects(suite& s, const run_config& cfg) {
   t.add_fact(
       "serialize: into a buffer reused across operations; deserialize: a new C++ object "
       "per operation (its strings and vectors allocated), from mpk's bytes (JSON "
-      "columns: from RapidJSON's text of the same object); skip: step over the object");
+      "columns: from RapidJSON's text of the same object); deserialize_reuse: into one "
+      "object kept across operations (its capacity reused); skip: step over the object");
   t.add_fact(
       "JSON baselines have no binary and no MessagePack bytes: their verification "
       "compares values only");

@@ -7,6 +7,8 @@
 // - strict success implies non-strict success, to the same bytes when packed again;
 // - decode -> encode is stable: when unpack succeeds, pack(obj) unpacks again, and packing
 //   that gives the same bytes;
+// - decoding into an element of a std::vector that held earlier inputs' values gives what a
+//   new object gives (the same bytes when packed), and a failure leaves it usable;
 // - memory allocated through operator new stays within 256 bytes per input byte + 64 KiB
 //   (each element of a container costs at most ~256 bytes here, std::map nodes included, and
 //   needs at least one input byte; the constant covers a std::deque's first block).
@@ -107,6 +109,30 @@ bool same_bytes(const mpk::buffer& a, const mpk::buffer& b) {
   return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
 }
 
+/// Decoding into an object that holds earlier values gives what a new one gives: `input`
+/// (which decodes into a new T, packed again as `fresh`) is read as the only element of an
+/// array into a std::vector<T> kept across inputs, whose element is then read in place.
+/// After a failure (the array adds one level of depth) the vector must stay usable.
+/// (A string_view member of the element then points into freed bytes; only assigned over.)
+template <class T>
+void check_reuse(std::span<const std::byte> input, const mpk::buffer& fresh) {
+  static std::vector<T> kept(1);
+  std::vector<std::byte> wrapped;
+  wrapped.reserve(input.size() + 1);
+  wrapped.push_back(std::byte{0x91});
+  wrapped.insert(wrapped.end(), input.begin(), input.end());
+  mpk::reader r(wrapped);
+  if (mpk::unpack(r, kept).has_value()) {
+    MPK_FUZZ_CHECK(kept.size() == 1);
+    mpk::result<mpk::buffer> again = mpk::pack(kept[0]);
+    MPK_FUZZ_CHECK(again.has_value() && same_bytes(*again, fresh));
+  } else {
+    // valid (ASan checks the destructors); not packed: a view member may point into the
+    // bytes of an earlier input
+    kept.assign(1, T{});
+  }
+}
+
 /// Checks one type; `stable` says whether packing what was unpacked must give the same
 /// bytes twice (not for hash containers).
 template <class T, bool stable = true>
@@ -132,6 +158,7 @@ void check_type(std::span<const std::byte> input) {
     MPK_FUZZ_CHECK(twice.has_value());
     if constexpr (!stable) continue;
     MPK_FUZZ_CHECK(same_bytes(*once, *twice));
+    if (!strict) check_reuse<T>(input, *once);
     if (!strict) {
       loose_bytes = std::move(*once);
     } else {

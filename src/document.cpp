@@ -154,9 +154,10 @@ mpk::error document::check_duplicate_keys() const noexcept {
 }
 
 // The parse loop. Each iteration fills the next reserved slot with the value at `p`:
-// one branch on the marker (the fix formats are arithmetic), header reads without further
-// bounds checks when 9 bytes remain (a zero-padded copy of the last bytes otherwise, with
-// every length checked against the real count), and for a container one reservation of all
+// one branch on the marker (the fix formats are arithmetic), every header byte after the
+// marker checked against the bytes left before it is read (MPK_NEED_; no padded copy of the
+// last bytes: it cost ~60 instructions a message, W3 `read_dynamic`), every length checked
+// against the real count, and for a container one reservation of all
 // its child slots at the end of the arena. `owed` counts the slots reserved but not filled
 // yet, all levels together; each needs at least one byte of input, which is what bounds the
 // arena by the input size.
@@ -175,11 +176,12 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
   const std::byte* p = begin;
   const std::byte* const end = begin + n;
   std::size_t size = 1;  // slot 0: the root
-  std::uint32_t next = 0;
-  std::uint32_t stop = 1;
+  // The slot to fill and the end of its block, as pointers (the stack keeps indices: the
+  // arena may move when it grows).
+  node* next = nodes;
+  node* stop = nodes + 1;
   std::size_t owed = 1;
   std::uint32_t depth = 0;
-  std::byte pad[16];
 
   // The limits in locals: node stores write bytes (which may alias anything), so values
   // read through `lim` would be reloaded after each one.
@@ -194,16 +196,12 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
   };
 
   for (;;) {
-    node& nd = nodes[next++];
+    node& nd = *next++;
     --owed;
     const auto avail = static_cast<std::size_t>(end - p);
-    const std::byte* h = p;
-    if (avail < 9) [[unlikely]] {
-      if (avail == 0) return fail(errc::truncated, p);
-      std::memset(pad, 0, sizeof pad);
-      std::memcpy(pad, p, avail);
-      h = pad;
-    }
+    if (avail == 0) [[unlikely]]
+      return fail(errc::truncated, p);
+    const std::byte* const h = p;
     const auto offset = static_cast<std::uint32_t>(p - begin);
     const std::uint8_t m = u8(h);
 
@@ -407,17 +405,22 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
       if (size + slots > node_capacity_) [[unlikely]] {
         // Never beyond n: slots owed + filled <= bytes of input.
         const std::size_t want = std::min(n, std::max(size + slots, 2 * node_capacity_));
+        const auto filled = next - nodes;
+        const auto block_end = stop - nodes;
         if (!reserve_nodes(want, size)) return fail(errc::out_of_memory, p - hd);
         nodes = nodes_.get();
+        next = nodes + filled;
+        stop = nodes + block_end;
       }
       if (depth == stack_capacity_) [[unlikely]] {
         if (!reserve_stack(std::min<std::size_t>(max_depth, 2 * stack_capacity_)))
           return fail(errc::out_of_memory, p - hd);
         stack = stack_.get();
       }
-      stack[depth++] = {next, stop};
-      next = static_cast<std::uint32_t>(size);
-      stop = static_cast<std::uint32_t>(size + slots);
+      stack[depth++] = {static_cast<std::uint32_t>(next - nodes),
+                        static_cast<std::uint32_t>(stop - nodes)};
+      next = nodes + size;
+      stop = nodes + size + slots;
       size += slots;
       owed += slots;
     }
@@ -427,8 +430,8 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
     while (next == stop) {
       if (depth == 0) goto done;
       const parse_frame f = stack[--depth];
-      next = f.next;
-      stop = f.end;
+      next = nodes + f.next;
+      stop = nodes + f.end;
     }
   }
 #undef MPK_NEED_

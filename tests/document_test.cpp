@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <new>
 #include <ostream>
@@ -251,8 +252,38 @@ TEST(Document, ScalarsOfEveryFormat) {
 }
 
 TEST(Document, AsUsesTheReadersCoercions) {
-  // Whatever the reader says about a value, as<T>() says the same, error code included.
-  const char* inputs[] = {"cc ff",
+  // Whatever the reader says about a value, as<T>() says the same, error code included:
+  // both where as<T>() takes the value from its node (value_ref::decoded_in_node, a copy of
+  // the decoders' rules kept for speed) and where it runs the decoder. Every width of every
+  // family, each edge of each integer type.
+  const char* inputs[] = {"00",
+                          "7f",
+                          "e0",
+                          "cc 80",
+                          "cd ff ff",
+                          "cd 01 00",
+                          "ce ff ff ff ff",
+                          "d0 05",
+                          "d0 80",
+                          "d1 80 00",
+                          "d1 7f ff",
+                          "d2 80 00 00 00",
+                          "d2 7f ff ff ff",
+                          "d3 7f ff ff ff ff ff ff ff",
+                          "ca 3f c0 00 00",
+                          "ca 7f 7f ff ff",
+                          "ca ff 80 00 00",
+                          "ca 7f c0 00 01",
+                          "cb 7f f0 00 00 00 00 00 00",
+                          "cb 36 a0 00 00 00 00 00 00",
+                          "c2",
+                          "a0",
+                          "d9 03 61 62 63",
+                          "c4 02 01 02",
+                          "c4 00",
+                          "d4 01 02",
+                          "91 01",
+                          "cc ff",
                           "ff",
                           "d3 80 00 00 00 00 00 00 00",
                           "cf ff ff ff ff ff ff ff ff",
@@ -274,7 +305,11 @@ TEST(Document, AsUsesTheReadersCoercions) {
       const auto got = v.as<T>();
       EXPECT_EQ(got.error().code, r.error().code) << typeid(T).name();
       if (got) {
-        EXPECT_EQ(*got, expected) << typeid(T).name();
+        if constexpr (std::is_floating_point_v<T>) {  // NaN too: the same bits
+          EXPECT_EQ(std::memcmp(&*got, &expected, sizeof(T)), 0) << typeid(T).name();
+        } else {
+          EXPECT_EQ(*got, expected) << typeid(T).name();
+        }
       } else {
         EXPECT_EQ(got.error().offset, 0u);
       }
@@ -286,6 +321,20 @@ TEST(Document, AsUsesTheReadersCoercions) {
     check(static_cast<float*>(nullptr));
     check(static_cast<double*>(nullptr));
     check(static_cast<bool*>(nullptr));
+    check(static_cast<std::int16_t*>(nullptr));
+    check(static_cast<std::uint16_t*>(nullptr));
+    check(static_cast<std::int32_t*>(nullptr));
+    check(static_cast<std::uint32_t*>(nullptr));
+    check(static_cast<std::string_view*>(nullptr));
+    // Views: the same bytes of the input.
+    mpk::reader r(span_of(bytes));
+    const std::span<const std::byte> expected = r.read<std::span<const std::byte>>();
+    const auto got = v.as<std::span<const std::byte>>();
+    EXPECT_EQ(got.error().code, r.error().code);
+    if (got) {
+      EXPECT_EQ(got->data(), expected.data());
+      EXPECT_EQ(got->size(), expected.size());
+    }
   }
   const document doc = parse_hex("92 cd 01 00 a1 61");
   auto narrow = doc.root()[0].as<std::uint8_t>();

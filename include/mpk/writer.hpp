@@ -519,8 +519,10 @@ class writer {
   }
 
   /// Header `h` for `payload` (for an ext with its type byte: `Ext...` is the type), then the
-  /// payload. Small payloads share one reservation with their header; large ones are
-  /// appended, so a stream_sink can pass them straight to its target.
+  /// payload. Into a sink that holds its output in one block (mpk::buffer, span_sink) the
+  /// header and payload share one reservation whatever the length: a large payload costs one
+  /// growth and one copy (W2 bin_1m_write, W6 strN). Into other sinks (stream_sink) large
+  /// payloads are appended, so that they pass straight to the target.
   template <class H, class... Ext>
   MPK_WRITER_INLINE void put_with_payload(H h, std::string_view payload, Ext... type) noexcept {
     static_assert(sizeof...(Ext) <= 1);
@@ -529,7 +531,7 @@ class writer {
       fail(errc::too_large);
     } else {
       constexpr std::size_t one_reservation_max = 256;
-      if (n > one_reservation_max) {
+      if (!one_block_sink && n > one_reservation_max) {
         put_header(h, n, type...);
         return write_raw({reinterpret_cast<const std::byte*>(payload.data()), n});
       }
@@ -545,6 +547,11 @@ class writer {
       out_->commit(header + n);
     }
   }
+
+  /// Sinks whose prepare() gives room for any length in one block (the output is one array
+  /// of bytes), so a payload gains nothing from being appended apart from its header.
+  static constexpr bool one_block_sink =
+      std::is_same_v<Sink, buffer> || std::is_same_v<Sink, span_sink>;
 
   /// False when reserving `n` bytes would make the sink grow (a sink that says how much
   /// room it has, like mpk::buffer). Worst-case reservations ask this first: a buffer sized

@@ -29,6 +29,13 @@ add_test(NAME cli.live_pipe
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pipe_check.sh $<TARGET_FILE:mpk_tool>)
 set_tests_properties(cli.live_pipe PROPERTIES LABELS cli)
 
+# to-json and get over reads of several sizes (values cut by reads, an error far in) equal
+# to-json through the stream decoder's values.
+add_test(NAME cli.read_split
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/read_split_check.sh $<TARGET_FILE:mpk_tool>
+          ${CMAKE_CURRENT_BINARY_DIR}/cli/read_split)
+set_tests_properties(cli.read_split PROPERTIES LABELS cli)
+
 # The slow tier (Release builds only, not in scripts/test: about 10 s of CPU):
 # `ctest --preset release -L slow`. 512 MiB through each streaming command, peak RSS <= 64 MiB.
 if(CMAKE_BUILD_TYPE STREQUAL "Release")

@@ -3,9 +3,11 @@
 // The path is followed with the reader: at each level only the header of a container and
 // its keys are read, every value off the path is skipped by its length (never decoded nor
 // converted), and once a single-valued path has found its value the rest of the message is
-// left alone. Only the selected values are converted to JSON (or copied, with --raw).
+// left alone. Only the selected values are converted to JSON (or copied, with --raw): their
+// bytes are gathered and converted together, once per read (see flush()).
 #include <mpk/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 
 #include "get_path.hpp"
@@ -19,6 +21,41 @@ class selector {
  public:
   selector(const get_args& a, const std::vector<path_step>& steps, std::string& out)
       : a_(a), steps_(steps), out_(out), options_{.lossless = a.lossless, .pretty = a.pretty} {}
+
+  /// How much has been selected so far, for undo().
+  struct mark_t {
+    std::size_t out, batch, where;
+  };
+  mark_t mark() const noexcept { return {out_.size(), batch_.size(), where_.size()}; }
+  /// Drops what was selected since `m` (a value that has not fully arrived yet).
+  void undo(const mark_t& m) {
+    out_.resize(m.out);
+    batch_.resize(m.batch);
+    where_.resize(m.where);
+  }
+
+  /// Converts the values selected since the last call to JSON Lines appended to the output.
+  /// One conversion for all of them: a conversion per value costs more than many a selection
+  /// (its state and stack; json/cli_select_w7_medium). On a value that does not convert, the
+  /// output holds the values before it and part of that one, as to_json_lines leaves it (and
+  /// as a conversion of that value alone would), and the error has its offset in the input.
+  mpk::error flush() {
+    if (batch_.empty()) return {};
+    mpk::reader r(std::span<const std::byte>(batch_.data(), batch_.size()), limits_);
+    const auto res = mpk::to_json_lines(r, out_, options_);
+    mpk::error e{};
+    if (!res) {
+      // The value the error is in, by its start in the batch.
+      const std::size_t off = res.error().offset;
+      const auto it = std::upper_bound(where_.begin(), where_.end(), off,
+                                       [](std::size_t v, const origin& o) { return v < o.batch; });
+      const origin& o = *(it - 1);  // where_[0].batch is 0
+      e = {res.error().code, o.input + (off - o.batch)};
+    }
+    batch_.clear();
+    where_.clear();
+    return e;
+  }
 
   /// Selects the steps from `i` in the value at `r` (whose input starts at stream offset
   /// `base`) and appends what they select. `consume`: leave `r` just past the value (needed
@@ -103,10 +140,12 @@ class selector {
   }
   mpk::error missing() {
     if (!a_.null) return {};
-    if (a_.raw)
+    if (a_.raw) {
       out_ += '\xc0';
-    else
-      out_ += "null\n";
+    } else {
+      where_.push_back({batch_.size(), 0});  // a nil converts, always
+      batch_.push_back(std::byte{0xc0});
+    }
     return {};
   }
   mpk::error emit(mpk::reader& r, std::size_t base) {
@@ -117,10 +156,9 @@ class selector {
       out_.append(reinterpret_cast<const char*>(value.data()), value.size());
       return {};
     }
-    mpk::reader one(value, r.get_limits());
-    if (auto res = mpk::to_json(one, out_, options_); !res)
-      return {res.error().code, base + start + res.error().offset};
-    out_ += '\n';
+    limits_ = r.get_limits();  // every value's reader has the same
+    where_.push_back({batch_.size(), base + start});
+    batch_.insert(batch_.end(), value.begin(), value.end());
     return {};
   }
 
@@ -128,6 +166,14 @@ class selector {
   const std::vector<path_step>& steps_;
   std::string& out_;
   mpk::to_json_options options_;
+  // The selected values not converted yet, back to back, and where each starts in the batch
+  // and in the input.
+  struct origin {
+    std::size_t batch, input;
+  };
+  std::vector<std::byte> batch_;
+  std::vector<origin> where_;
+  mpk::limits limits_{};
 };
 
 }  // namespace
@@ -145,7 +191,9 @@ int run_get(const get_args& a) {
   if (!in.open()) return exit_bad_input;
   std::string out;
   selector sel(a, steps, out);
-  auto fail = [&](const mpk::error& e) {
+  auto fail = [&](mpk::error e) {
+    if (const mpk::error before = sel.flush())
+      e = before;  // the values before e, or an error in one
     (void)write_out(out);
     std::fflush(stdout);
     report_failure(e);
@@ -156,6 +204,7 @@ int run_get(const get_args& a) {
     const input_stream::status s = in.next_at_hand(run);
     if (s == input_stream::status::end) break;
     if (s == input_stream::status::failed) {
+      if (const mpk::error e = sel.flush()) return fail(e);
       (void)write_out(out);
       std::fflush(stdout);
       in.report_error();
@@ -167,33 +216,34 @@ int run_get(const get_args& a) {
     const bool whole = run.unfinished || in.per_value() ? true : false;
     std::size_t at = 0, count = 0;
     while (at < run.bytes.size()) {
-      const std::size_t mark = out.size();
+      const selector::mark_t mark = sel.mark();
       mpk::reader r(run.bytes.subspan(at));
       mpk::error e = sel.select(r, run.offset + at, 0, true);
       if (e.code == mpk::errc::truncated && !run.unfinished) {
-        out.resize(mark);  // not there yet: again once it is whole
+        sel.undo(mark);  // not there yet: again once it is whole
         break;
       }
       if (!e && a.in.max_message != 0 && r.position() > a.in.max_message) {
-        out.resize(mark);
+        sel.undo(mark);
+        if (const mpk::error before = sel.flush()) return fail(before);
+        (void)write_out(out);  // the values before it
         std::fflush(stdout);
         std::fprintf(stderr, "offset %zu: value larger than --max-message-size (%llu bytes)\n",
                      run.offset + at, static_cast<unsigned long long>(a.in.max_message));
         return exit_bad_input;
       }
-      if (run.unfinished && (!e || e.code == mpk::errc::truncated)) {
-        if (run.error) e = run.error;
-        if (!e) e = {mpk::errc::truncated, run.offset};
-      }
+      e = run_error(run, e);
       if (e) return fail(e);
       at += r.position();
       ++count;
       if (whole && in.per_value()) {
+        if (const mpk::error before = sel.flush()) return fail(before);
         if (!write_out(out) || std::fflush(stdout) != 0) return fail({mpk::errc::io_error, 0});
         out.clear();
       }
     }
     // Into stdio's buffer, which input_stream flushes before it waits for input.
+    if (const mpk::error e = sel.flush()) return fail(e);
     if (!write_out(out)) return fail({mpk::errc::io_error, 0});
     out.clear();
     in.took(at, count);

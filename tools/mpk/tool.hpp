@@ -166,6 +166,17 @@ class input_stream {
   impl* p_;
 };
 
+/// The error that a command's reading of `run` (`e`, none when it read it all) ends with.
+/// A cut value's truncation is not the value's fault: the decoder's error is (the command read
+/// the bytes before it without finding another); without one, the input ended there.
+inline mpk::error run_error(const input_run& run, mpk::error e) {
+  if (run.unfinished && (!e || e.code == mpk::errc::truncated)) {
+    if (run.error) e = run.error;
+    if (!e) e = {mpk::errc::truncated, run.offset};
+  }
+  return e;
+}
+
 /// Reads every run of `in` and hands it to `on_run(const input_run&)`, which returns an
 /// mpk::error to stop (already offset in the stream). Returns the exit status: after an
 /// error, what was written before it is flushed and the error printed.
@@ -180,13 +191,7 @@ int for_each_run(input_stream& in, OnRun&& on_run) {
       in.report_error();
       return exit_bad_input;
     }
-    mpk::error e = on_run(std::as_const(run));
-    if (run.unfinished && (!e || e.code == mpk::errc::truncated)) {
-      // The cut is not the value's fault: the decoder's error is (the command read the
-      // bytes before it without finding another). Without one, the input ended there.
-      if (run.error) e = run.error;
-      if (!e) e = {mpk::errc::truncated, run.offset};
-    }
+    const mpk::error e = run_error(run, on_run(std::as_const(run)));
     if (e) {
       std::fflush(stdout);
       report_failure(e);

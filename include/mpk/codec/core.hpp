@@ -110,6 +110,16 @@ class read_context {
   /// Closes the container opened by the last successful enter().
   MPK_ALWAYS_INLINE void leave() noexcept { --depth_; }
 
+  /// True while a container reads into an element it already had (a std::vector reusing
+  /// its elements): a struct then gives the members the input does not mention the value of
+  /// a new T, so that the element ends as a new one would. Returns the previous setting.
+  bool as_new() const noexcept { return as_new_; }
+  MPK_ALWAYS_INLINE bool set_as_new(bool on) noexcept {
+    const bool was = as_new_;
+    as_new_ = on;
+    return was;
+  }
+
   // --- where an error happened: codecs call these only after a read failed ---------------
 
   /// The error now in the reader happened in the value of map key `key`: prepends "/key" to
@@ -131,6 +141,7 @@ class read_context {
   void prepend(std::string_view segment) noexcept;
 
   bool strict_ = false;
+  bool as_new_ = false;
   bool path_cut_ = false;  // segments were lost
   std::uint8_t path_size_ = 0;
   wire_types expected_ = 0;
@@ -165,6 +176,24 @@ template <class T>
 concept has_codec = requires {
   sizeof(codec<T>);
 };
+
+namespace detail {
+/// True when a read into an existing T ends with what a read into a new T gives (for a
+/// struct, with read_context::as_new() set): scalars and strings are replaced whole, the
+/// standard containers end with exactly the input's elements, and a codec says so with a
+/// `static constexpr bool reads_as_new` (a described struct: when all its members do). A
+/// std::vector of such elements reads into the elements it has; of others (your own codecs
+/// that do not say), into new ones.
+template <class T>
+struct reads_as_new : std::bool_constant<std::is_arithmetic_v<T> || std::is_enum_v<T>> {};
+template <class T>
+requires requires {
+  codec<T>::reads_as_new;
+}
+struct reads_as_new<T> : std::bool_constant<codec<T>::reads_as_new> {};
+template <class T>
+inline constexpr bool reads_as_new_v = reads_as_new<T>::value;
+}  // namespace detail
 
 /// The wire types of T's codec (0 when it does not say).
 template <class T>
@@ -323,7 +352,8 @@ struct codec<T> {
   }
   MPK_ALWAYS_INLINE static void read(reader& r, T& out) noexcept { out = r.read<T>(); }
   static constexpr wire_types wire = wire_of(type::uint) | wire_of(type::sint);
-  static constexpr std::size_t direct_size(T) noexcept { return 9; }
+  // The widest form of a T: its marker and sizeof(T) bytes (uint_head / sint_head).
+  static constexpr std::size_t direct_size(T) noexcept { return 1 + sizeof(T); }
   MPK_ALWAYS_INLINE static std::byte* put_direct(std::byte* p, T v) noexcept {
     if constexpr (std::is_signed_v<T>)
       return detail::put_signed(p, static_cast<std::int64_t>(v));

@@ -228,6 +228,14 @@ MPK_ALWAYS_INLINE bool key_equals(const char* p) noexcept {
   }
 }
 
+/// True when every member of T (layout L) reads as a new one (reads_as_new_v).
+template <class L, class T, std::size_t... I>
+constexpr bool members_read_as_new(std::index_sequence<I...>) noexcept {
+  return (
+      reads_as_new_v<std::remove_cvref_t<decltype(L::template member<I>(std::declval<T&>()))>> &&
+      ...);
+}
+
 /// The codec of a struct described with MPK_MAP or MPK_ARRAY.
 template <class T>
 struct struct_codec {
@@ -266,6 +274,14 @@ struct struct_codec {
   using member_type =
       std::remove_cvref_t<decltype(L::template member<I>(std::declval<const T&>()))>;
 
+ public:
+  /// A struct reads as a new one (see reads_as_new_v) when all its members do: under
+  /// read_context::as_new() it gives the members the input leaves out a new T's values.
+  static constexpr bool reads_as_new = std::is_default_constructible_v<T> &&
+                                       std::is_move_assignable_v<T> &&
+                                       members_read_as_new<L, T>(std::make_index_sequence<count>{});
+
+ private:
   /// True when every field's codec can write straight into reserved room (scalars, strings).
   template <std::size_t... I>
   static constexpr bool all_direct(std::index_sequence<I...>) noexcept {
@@ -354,8 +370,24 @@ struct struct_codec {
     read_in_order(r, v, ctx, n, i, seen, std::make_index_sequence<count>{});
     for (; i < n && r.ok(); ++i)
       read_entry(r, v, ctx, seen);
-    if (ctx.strict() && r.ok() && !seen.all()) ctx.fail(r, errc::missing_key, at);
+    if (!seen.all() && r.ok()) [[unlikely]] {
+      if (ctx.strict())
+        ctx.fail(r, errc::missing_key, at);
+      else if (ctx.as_new())
+        reset_unseen(v, seen, std::make_index_sequence<count>{});
+    }
     ctx.leave();
+  }
+
+  /// Gives the members not in `seen` the values of a new T (read_context::as_new()).
+  template <std::size_t... I>
+  MPK_COLD static void reset_unseen(T& v, const seen_set& seen, std::index_sequence<I...>) {
+    if constexpr (reads_as_new) {
+      T fresh{};
+      ((seen.test(I) ? void()
+                     : void(L::template member<I>(v) = std::move(L::template member<I>(fresh)))),
+       ...);
+    }
   }
 
   template <std::size_t... I>
@@ -460,8 +492,15 @@ struct struct_codec {
         for (std::uint32_t i = count; i < n && r.ok(); ++i)
           r.skip();
       }
-    } else if (n < count && ctx.strict() && r.ok()) {
-      ctx.fail(r, errc::missing_key, at);
+    } else if (n < count && r.ok()) {
+      if (ctx.strict()) {
+        ctx.fail(r, errc::missing_key, at);
+      } else if (ctx.as_new()) {
+        seen_set seen;
+        for (std::uint32_t i = 0; i < n; ++i)
+          seen.set(i);
+        reset_unseen(v, seen, std::make_index_sequence<count>{});
+      }
     }
     ctx.leave();
   }

@@ -81,6 +81,12 @@ inline bool enter_fixed_array(reader& r, read_context& ctx, std::size_t n) noexc
   return ctx.enter(r, at);
 }
 
+/// True when every element of the pair or tuple T reads as a new one (reads_as_new_v).
+template <class T, std::size_t... I>
+constexpr bool elements_read_as_new(std::index_sequence<I...>) noexcept {
+  return (reads_as_new_v<std::tuple_element_t<I, T>> && ...);
+}
+
 template <class T>
 inline constexpr bool is_tuple_like_v = false;
 template <class A, class B>
@@ -108,9 +114,14 @@ struct codec<std::basic_string<char, Traits, Alloc>> {
   }
   MPK_ALWAYS_INLINE static void read(reader& r, type& out) {
     const std::string_view s = read_view(r);
-    out.assign(s.data(), s.size());
+    // clear + append rather than assign: assign is _M_replace, which checks for a source
+    // inside the string (about 110 instructions for a 5-byte str), append copies into the
+    // capacity there is (W5 deserialize_reuse_*, docs/investigations.md)
+    out.clear();
+    out.append(s.data(), s.size());
   }
   static constexpr wire_types wire = wire_of(mpk::type::str);
+  static constexpr bool reads_as_new = true;
   /// The next str, checked as the reader's utf8_check says; "" after an error (in `r`).
   /// What read() assigns, and what a std::vector of strings constructs its new elements from.
   MPK_ALWAYS_INLINE static std::string_view read_view(reader& r) noexcept {
@@ -140,6 +151,7 @@ struct codec<std::basic_string<char16_t, Traits, Alloc>> {
     out.assign(s.data(), s.size());
   }
   static constexpr wire_types wire = wire_of(mpk::type::str);
+  static constexpr bool reads_as_new = true;
 };
 
 /// std::vector<std::byte>: a bin (copied on read).
@@ -150,6 +162,7 @@ struct codec<std::vector<std::byte, Alloc>> {
     w.write_bin(std::span<const std::byte>(v.data(), v.size()));
   }
   static constexpr wire_types wire = wire_of(type::bin);
+  static constexpr bool reads_as_new = true;
   static void read(reader& r, std::vector<std::byte, Alloc>& out) {
     const std::span<const std::byte> b = r.read_bin();
     out.assign(b.begin(), b.end());
@@ -164,6 +177,7 @@ struct codec<std::array<std::byte, N>> {
     w.write_bin(std::span<const std::byte>(v.data(), N));
   }
   static constexpr wire_types wire = wire_of(type::bin);
+  static constexpr bool reads_as_new = true;
   static void read(reader& r, std::array<std::byte, N>& out, read_context& ctx) noexcept {
     const std::size_t at = r.position();
     const std::span<const std::byte> b = r.read_bin();
@@ -183,8 +197,49 @@ struct array_writer {
   template <class S>
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_array(v.size());
+    if constexpr (fixed_size_element) {
+      if (!is_floating || w.options().float32 == float32_policy::never) return write_chunks(w, v);
+    }
     for (const auto& e : v)
       pack_value(w, e);
+  }
+
+ private:
+  using element = std::remove_cvref_t<decltype(*std::declval<const C&>().begin())>;
+  static constexpr bool is_floating = std::is_floating_point_v<element>;
+  /// Numbers and booleans whose codec writes into reserved room (their widest form is a
+  /// constant: codec<T>::direct_size).
+  static constexpr bool fixed_size_element =
+      std::is_arithmetic_v<element> && requires(const element& e, std::byte* p) {
+    codec<element>::direct_size(e);
+    codec<element>::put_direct(p, e);
+  };
+
+  /// The elements in chunks: one reservation of the chunk's widest form, the values stored
+  /// through a local cursor (no capacity check, sticky-error test or reload of the sink per
+  /// value), one commit. A chunk the sink has no room for (a span_sink near its end, an
+  /// allocation that fails) is written value by value, which reports the error where it
+  /// happens and writes nothing past the sink's end. Chunks bound the unused room asked for
+  /// a large array (64 values: at most 576 bytes). W5 serialize_int_array.
+  template <class S>
+  static void write_chunks(writer<S>& w, const C& v) noexcept {
+    constexpr std::size_t chunk = 64;
+    constexpr std::size_t widest = codec<element>::direct_size(element{});
+    auto it = v.begin();
+    for (std::size_t left = v.size(); left != 0 && w.ok();) {
+      const std::size_t k = left < chunk ? left : chunk;
+      left -= k;
+      std::byte* const start = w.sink().prepare(k * widest);
+      if (start == nullptr) [[unlikely]] {
+        for (std::size_t i = 0; i < k; ++i, ++it)
+          pack_value(w, static_cast<element>(*it));
+        continue;
+      }
+      std::byte* p = start;
+      for (std::size_t i = 0; i < k; ++i, ++it)
+        p = codec<element>::put_direct(p, static_cast<element>(*it));
+      w.sink().commit(static_cast<std::size_t>(p - start));
+    }
   }
 };
 
@@ -201,13 +256,16 @@ template <class Traits, class Alloc>
 inline constexpr bool is_char_string_v<std::basic_string<char, Traits, Alloc>> = true;
 
 /// std::vector (but of std::byte), std::deque, std::list: an array. Into a std::vector of
-/// numbers or strings, the elements it already has are overwritten in place (a string keeps
-/// its capacity); new std::string elements are constructed from the input's bytes.
+/// elements that read as new ones (reads_as_new_v: numbers, strings, vectors, described
+/// structs of those, ...), the elements it already has are read into in place (a string
+/// keeps its capacity, a vector its elements), the ones beyond the input's count destroyed;
+/// new std::string elements are constructed from the input's bytes.
 template <class C>
 struct sequence_codec : array_writer<C> {
   using value_type = typename C::value_type;
   static constexpr bool is_vector =
       std::is_same_v<C, std::vector<value_type, typename C::allocator_type>>;
+  static constexpr bool reads_as_new = true;
   static void read(reader& r, C& out, read_context& ctx) {
     const std::size_t left = r.remaining();
     const std::uint32_t n = r.read_array_header();
@@ -216,10 +274,13 @@ struct sequence_codec : array_writer<C> {
       return;
     }
     std::uint32_t i = 0;
-    if constexpr (is_vector && read_replaces_v<value_type> && !std::is_same_v<value_type, bool>) {
+    if constexpr (is_vector && reads_as_new_v<value_type> && !std::is_same_v<value_type, bool>) {
       if (out.size() > n) out.erase(out.begin() + n, out.end());
+      // a struct element gives the members the input leaves out their new values
+      const bool was_as_new = ctx.set_as_new(true);
       for (const std::size_t kept = out.size(); i < kept && r.ok(); ++i)
         unpack_value(r, out[i], ctx);
+      ctx.set_as_new(was_as_new);
     } else {
       out.clear();
     }
@@ -247,6 +308,7 @@ struct sequence_codec : array_writer<C> {
 /// strict mode and dropped otherwise.
 template <class C>
 struct set_codec : array_writer<C> {
+  static constexpr bool reads_as_new = true;
   static void read(reader& r, C& out, read_context& ctx) {
     const std::size_t at = r.position();
     const std::uint32_t n = r.read_array_header();
@@ -272,6 +334,7 @@ struct set_codec : array_writer<C> {
 template <class C>
 struct map_codec {
   static constexpr wire_types wire = wire_of(type::map);
+  static constexpr bool reads_as_new = true;
   template <class S>
   static void write(writer<S>& w, const C& v) noexcept {
     w.begin_map(v.size());
@@ -358,6 +421,7 @@ requires(!std::is_same_v<T, std::byte>) struct codec<std::array<T, N>> {
       pack_value(w, e);
   }
   static constexpr wire_types wire = wire_of(type::array);
+  static constexpr bool reads_as_new = detail::reads_as_new_v<T>;
   static void read(reader& r, std::array<T, N>& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, N)) return;
     for (std::size_t i = 0; i < N; ++i) {
@@ -383,6 +447,8 @@ struct codec<T> {
     std::apply([&](const auto&... e) { (pack_value(w, e), ...); }, v);
   }
   static constexpr wire_types wire = wire_of(type::array);
+  static constexpr bool reads_as_new =
+      detail::elements_read_as_new<T>(std::make_index_sequence<size>{});
   static void read(reader& r, T& out, read_context& ctx) {
     if (!detail::enter_fixed_array(r, ctx, size)) return;
     std::apply(
@@ -399,7 +465,8 @@ struct codec<T> {
   }
 };
 
-/// std::optional<T>: nil when empty, else the value.
+/// std::optional<T>: nil when empty, else the value (read into the one it holds when that
+/// reads as new: a string keeps its capacity).
 template <class T>
 struct codec<std::optional<T>> {
   template <class S>
@@ -410,10 +477,16 @@ struct codec<std::optional<T>> {
       w.write_nil();
   }
   static constexpr wire_types wire = wire_of(type::nil) | wire_types_of<T>();
+  static constexpr bool reads_as_new = true;
   static void read(reader& r, std::optional<T>& out, read_context& ctx) {
     if (r.try_read_nil()) {
       out.reset();
       return;
+    }
+    if constexpr (detail::reads_as_new_v<T>) {
+      // a string or number in place always; a struct only under as_new(), since otherwise
+      // it keeps the members the input leaves out, where a new one has their defaults
+      if (out && (detail::read_replaces_v<T> || ctx.as_new())) return unpack_value(r, *out, ctx);
     }
     unpack_value(r, out.emplace(), ctx);
   }
@@ -425,6 +498,7 @@ struct codec<std::optional<T>> {
 template <class... T>
 struct codec<std::variant<T...>> {
   using type = std::variant<T...>;
+  static constexpr bool reads_as_new = true;
   template <class S>
   static void write(writer<S>& w, const type& v) noexcept {
     w.begin_array(2);

@@ -18,6 +18,7 @@
 // therefore never holds more nodes than the input has bytes, whatever the declared counts.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -157,6 +158,7 @@ class MPK_API value_ref {
                     "mpk::value_ref::as<T>: T must be an integer, bool, float, double, "
                     "std::string_view, std::string, std::span<const std::byte>, "
                     "std::nullptr_t or mpk::ext_view");
+      if (T v{}; decoded_in_node(v)) return v;
       // The value is complete in the input: `extent()` bytes are readable, and the document
       // already enforced its limits.
       const std::byte* p = input_ + n_->offset;
@@ -226,6 +228,54 @@ class MPK_API value_ref {
   }
   value_ref at_index(std::uint32_t i) const noexcept { return {base_, input_, i, utf8_}; }
   std::uint32_t first_child() const noexcept { return static_cast<std::uint32_t>(n_->payload); }
+
+  /// The value as a T straight from its node, where the node holds it decoded and T takes it
+  /// unchanged (an int in T's range, a float or double of its own width or float32 as a
+  /// double, a bool, a str as a string_view, a bin as bytes); false otherwise, and as<T>()
+  /// then runs the reader's decoder, which alone says what every other case gives. A copy of
+  /// those decoders' rules for the common cases, kept for speed: W3 `read_dynamic` and the
+  /// W7 `decode_*` reads of every entry (the decoder re-reads the marker and measures the
+  /// value first). Same results: tests/document_test.cpp `AsFromNodeAgreesWithReader`.
+  template <class T>
+  bool decoded_in_node(T& out) const noexcept {
+    const detail::node& x = *n_;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (x.tag != mpk::type::boolean) return false;
+      out = x.payload != 0;
+      return true;
+    } else if constexpr (detail::is_read_integer<T>) {
+      if (x.tag == mpk::type::uint) {
+        if (!std::in_range<T>(x.payload)) return false;
+        out = static_cast<T>(x.payload);
+        return true;
+      }
+      if (x.tag != mpk::type::sint || !std::in_range<T>(static_cast<std::int64_t>(x.payload)))
+        return false;
+      out = static_cast<T>(static_cast<std::int64_t>(x.payload));
+      return true;
+    } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+      if (x.tag == mpk::type::float32) {
+        out = static_cast<T>(std::bit_cast<float>(static_cast<std::uint32_t>(x.payload)));
+        return true;
+      }
+      if (!std::is_same_v<T, double> || x.tag != mpk::type::float64) return false;
+      out = static_cast<T>(std::bit_cast<double>(x.payload));
+      return true;
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+      if (x.tag != mpk::type::str) return false;
+      out = {reinterpret_cast<const char*>(input_ + x.offset + x.head),
+             static_cast<std::size_t>(x.payload)};
+      return true;
+    } else if constexpr (std::is_same_v<T, std::span<const std::byte>>) {
+      if (x.tag != mpk::type::bin) return false;
+      out = {input_ + x.offset + x.head, static_cast<std::size_t>(x.payload)};
+      return true;
+    } else {
+      (void)x;
+      (void)out;
+      return false;
+    }
+  }
 
   /// Bytes of the whole value: the header and payload of a scalar, str, bin or ext; for a
   /// container, up to the end of its last descendant (a walk down last children).
