@@ -58,10 +58,10 @@ concept unsized_sink = rewritable_sink<S> || holding_sink<S>;
 inline constexpr std::size_t no_open_container = ~std::size_t{0};
 
 /// The state of an open container of unknown size. It is kept in the container's own
-/// placeholder header, not in the writer, so that the writer stays as small and as trivially
-/// destructible as a writer that never uses them: a stack of open containers in the writer
-/// (heap memory and a destructor) made counted writes 0.2-10% slower (W5 serialize_beer_array
-/// +10%: the writer's destructor changed what GCC inlines).
+/// placeholder header, not in the writer, so that the writer stays trivially destructible
+/// and one word larger: a stack of open containers in the writer (heap memory, a destructor)
+/// cost counted writes 14-20 more instructions per message on the W5 and W7 encode cells;
+/// this design costs 2 (callgrind counts of the mpk_bench cells, before and after).
 struct open_container {
   std::uint64_t counted_to;  ///< sink position up to which `items` are counted
   std::uint64_t items;       ///< complete items before counted_to (keys and values of a map)
