@@ -75,12 +75,32 @@ bool stream_sink::emit(std::span<const std::byte> bytes) noexcept {
 
 errc stream_sink::flush() noexcept {
   if (failure_ != errc::ok) return failure_;
-  if (!emit(staging_.bytes())) return failure_;
-  staging_.clear();
+  // Held bytes (see hold()) stay, moved to the front.
+  const std::size_t keep = held_from_ == not_held ? 0 : total_size() - held_from_;
+  const std::size_t out = staging_.size() - keep;
+  if (!emit(staging_.bytes().first(out))) return failure_;
+  if (keep != 0 && out != 0) std::memmove(staging_.data(), staging_.data() + out, keep);
+  staging_.truncate(keep);
   return errc::ok;
 }
 
+std::byte* stream_sink::make_room_held(std::size_t n) noexcept {
+  if (flush() != errc::ok) return nullptr;  // hands on what precedes the held bytes
+  const std::size_t held = staging_.size();
+  if (staging_.capacity() - held >= n) return staging_.data() + held;
+  if (n > hold_limit_ || held > hold_limit_ - n) return nullptr;  // failure(): limit_exceeded
+  // Geometric growth (up to the limit), so that a large container is not copied per write.
+  const std::size_t doubled =
+      staging_.capacity() > hold_limit_ / 2 ? hold_limit_ : 2 * staging_.capacity();
+  if (!staging_.reserve(held + n > doubled ? held + n : doubled)) {
+    failure_ = errc::out_of_memory;
+    return nullptr;
+  }
+  return staging_.data() + held;
+}
+
 std::byte* stream_sink::make_room(std::size_t n) noexcept {
+  if (held_from_ != not_held) return make_room_held(n);
   if (flush() != errc::ok) return nullptr;
   // A single prepare() larger than the staging area (a caller's big header-plus-payload)
   // grows it; append() sends big payloads straight to the target instead.
@@ -95,6 +115,13 @@ bool stream_sink::append(const std::byte* p, std::size_t n) noexcept {
   if (failure_ != errc::ok) return false;
   if (staging_.capacity() - staging_.size() >= n) {
     if (n != 0) std::memcpy(staging_.data() + staging_.size(), p, n);
+    staging_.commit(n);
+    return true;
+  }
+  if (held_from_ != not_held) {  // held bytes are never handed on directly
+    std::byte* out = make_room_held(n);
+    if (out == nullptr) return false;
+    std::memcpy(out, p, n);
     staging_.commit(n);
     return true;
   }

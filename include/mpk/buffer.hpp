@@ -139,6 +139,8 @@ class span_sink {
   std::size_t capacity() const noexcept { return memory_.size(); }
   std::span<const std::byte> bytes() const noexcept { return memory_.first(size_); }
   void clear() noexcept { size_ = 0; }
+  /// Cuts the contents to `n` bytes (no effect when `n >= size()`).
+  void truncate(std::size_t n) noexcept { size_ = n < size_ ? n : size_; }
 
   std::byte* prepare(std::size_t n) noexcept {
     return memory_.size() - size_ >= n ? memory_.data() + size_ : nullptr;
@@ -197,10 +199,36 @@ class MPK_API stream_sink {
   }
   void commit(std::size_t n) noexcept { staging_.commit(n); }
   bool append(const std::byte* p, std::size_t n) noexcept;
-  errc failure() const noexcept { return failure_; }
+  /// Why the last prepare() or append() failed. All failures are sticky but one: a hold()
+  /// beyond its limit (errc::limit_exceeded), which leaves the sink usable.
+  errc failure() const noexcept { return failure_ != errc::ok ? failure_ : errc::limit_exceeded; }
+
+  // --- holding bytes back (for writer::begin_array() without a count) --------------------
+
+  /// Keeps the bytes written from now on (from position total_size()) in the staging area,
+  /// out of every flush, until unhold(): a writer rewrites the header of a container of
+  /// unknown size there when it closes. Bytes staged before the call are still handed on
+  /// when room is needed. For the held bytes the staging area grows beyond its capacity up to
+  /// `limit` bytes; a prepare() or append() that needs more fails (failure():
+  /// errc::limit_exceeded) and changes nothing. The destructor drops held bytes.
+  void hold(std::size_t limit) noexcept {
+    held_from_ = total_size();
+    hold_limit_ = limit;
+  }
+  /// Ends hold(): the held bytes are staged like any others.
+  void unhold() noexcept { held_from_ = not_held; }
+  /// The held byte at `position` (between where hold() began and total_size()).
+  std::byte* held_at(std::size_t position) noexcept {
+    return staging_.data() + (position - flushed_);
+  }
+  /// Cuts the output back to `position` (not before where hold() began).
+  void truncate_held(std::size_t position) noexcept { staging_.truncate(position - flushed_); }
 
  private:
+  static constexpr std::size_t not_held = ~std::size_t{0};
+
   std::byte* make_room(std::size_t n) noexcept;
+  std::byte* make_room_held(std::size_t n) noexcept;
   bool emit(std::span<const std::byte> bytes) noexcept;
 
   callback fn_;
@@ -208,6 +236,8 @@ class MPK_API stream_sink {
   buffer staging_;
   std::size_t flushed_ = 0;
   errc failure_ = errc::ok;
+  std::size_t held_from_ = not_held;  // position where hold() began
+  std::size_t hold_limit_ = 0;
 };
 
 }  // namespace mpk::inline v0

@@ -21,6 +21,7 @@
 #include "config.hpp"
 #include "detail/endian.hpp"
 #include "detail/header.hpp"
+#include "detail/writer_unsized.hpp"
 #include "error.hpp"
 #include "format.hpp"
 #include "unicode.hpp"
@@ -43,6 +44,12 @@ struct writer_options {
   /// the bin types.
   bool old_spec = false;
   float32_policy float32 = float32_policy::never;
+  /// How far a stream_sink's staging area may grow to hold back an open container of unknown
+  /// size (begin_array() without a count), which cannot go to the target before its header
+  /// is known: the outermost such container, nested ones included, may take up to this many
+  /// bytes, or the staging area's capacity if that is larger. A write beyond it fails with
+  /// errc::limit_exceeded. Sinks in memory (buffer, span_sink) do not use it.
+  std::uint32_t unsized_staging_limit = 1u << 20;
 };
 
 namespace detail {
@@ -146,7 +153,8 @@ std::size_t sink_position(const S& s) noexcept {
 /// errc::out_of_memory (buffer), errc::buffer_full (span_sink), errc::io_error (stream_sink),
 /// errc::too_large (a length or count of 2^32 or more), errc::out_of_range (a forced width
 /// too small for the value). The writer does not check that containers receive the number
-/// of elements their header announced: that is the caller's part.
+/// of elements their header announced: that is the caller's part, or let the writer count
+/// them with begin_array() / end_array() (containers of unknown size).
 template <sink Sink = buffer>
 class writer {
  public:
@@ -341,6 +349,61 @@ class writer {
     detail::container_head<true>(n, [&](auto h) MPK_HEAD_LAMBDA { put_header(h, n); });
   }
 
+  // --- containers of unknown size (detail/writer_unsized.hpp) ----------------------------
+
+  /// Opens an array whose number of elements is not known yet: write them, then end_array().
+  /// The result is byte for byte what begin_array(n) and the same elements write: end_array()
+  /// counts the elements (walking their headers; counted writes do no counting) and writes
+  /// the smallest header. The cost: a placeholder header of 26 bytes holds the count's
+  /// bookkeeping while the array is open, and end_array() moves the elements down behind
+  /// the final header: one memmove per container. Nests with itself and with counted
+  /// containers. The sink keeps the container's bytes until it closes: a buffer or a
+  /// span_sink (which needs room for the 26 bytes), or a stream_sink, which holds them back
+  /// from its target up to writer_options::unsized_staging_limit (beyond it
+  /// errc::limit_exceeded).
+  ///
+  ///     w.begin_array();
+  ///     for (int x : xs) if (x > 0) w.write(x);
+  ///     w.end_array();
+  ///
+  /// Errors: errc::out_of_memory, errc::limit_exceeded (stream_sink), the sink's errors.
+  void begin_array() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::begin(*this, false);
+  }
+  /// Opens a map whose number of entries is not known yet: write keys and values
+  /// alternately, then end_map(), which writes the header for their number of pairs.
+  void begin_map() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::begin(*this, true);
+  }
+  /// Closes the innermost begin_array() without a count. Errors: errc::invalid_argument (no
+  /// such array open, or a map is the innermost), errc::truncated (the array ends inside a
+  /// value: a counted container inside it short of elements, or a str/bin/ext header without
+  /// all its payload), errc::too_large (2^32 elements or more), errc::invalid_marker (a byte
+  /// 0xc1 written with write_raw). On an error the array stays open.
+  void end_array() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::end(*this, false);
+  }
+  /// Closes the innermost begin_map() without a count; as end_array(), and
+  /// errc::invalid_argument when the map holds a key without its value.
+  void end_map() noexcept requires detail::unsized_sink<Sink> {
+    detail::unsized_ops::end(*this, true);
+  }
+  /// Containers of unknown size open (begun, not yet ended).
+  std::size_t open_containers() noexcept { return detail::unsized_ops::count_open(*this); }
+
+  /// Checks that the output is complete: returns error(), after setting it to
+  /// errc::invalid_argument if a container of unknown size is still open. Such containers
+  /// are then given up: a stream_sink drops their bytes (its target never sees any of them)
+  /// and is free for other writes; a buffer or span_sink keeps them, their header a 0xc1
+  /// byte that no reader accepts. Call it when done, before using the output.
+  mpk::error finish() noexcept {
+    if (unsized_at_ != detail::no_open_container) [[unlikely]] {
+      if (ok()) fail(errc::invalid_argument);
+      detail::unsized_ops::abandon(*this);
+    }
+    return error();
+  }
+
   /// Copies pre-encoded bytes to the output unchanged (no check that they are MessagePack).
   void write_raw(std::span<const std::byte> bytes) noexcept {
     if (!ok()) [[unlikely]]
@@ -357,6 +420,8 @@ class writer {
   }
 
  private:
+  friend struct detail::unsized_ops;
+
   template <std::size_t W>
   using head = detail::head<W>;
 
@@ -526,6 +591,7 @@ class writer {
   Sink* out_;
   writer_options options_;
   detail::sticky_error error_{};
+  std::size_t unsized_at_ = detail::no_open_container;  // innermost begin_array() (no count)
 };
 
 template <sink Sink>
