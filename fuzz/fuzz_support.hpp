@@ -142,7 +142,7 @@ mpk::error walk_value(cursor& c, const mpk::limits& lim, F&& on) {
         }
         on(std::as_const(t));
       },
-      lim);
+      {.limits = lim});
   if (!r) return {r.error().code, c.pos + r.error().offset};
   c.pos += *r;
   return {};

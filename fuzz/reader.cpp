@@ -99,14 +99,14 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     }
     const std::span<const std::byte> rest = input.subspan(start);
     std::size_t events = 0;
-    const mpk::result<std::size_t> walked = mpk::visit(
-        rest,
-        [&](const mpk::visit_event& e) {
-          ++events;
-          MPK_FUZZ_CHECK(e.offset <= rest.size());
-          check_typed_read(rest.subspan(e.offset), e, lim);
-        },
-        lim);
+    const mpk::result<std::size_t> walked =
+        mpk::visit(rest,
+                   [&](const mpk::visit_event& e) {
+                     ++events;
+                     MPK_FUZZ_CHECK(e.offset <= rest.size());
+                     check_typed_read(rest.subspan(e.offset), e, lim);
+                   },
+                   {.limits = lim});
     if (!walked) {
       const mpk::error e{walked.error().code, start + walked.error().offset};
       MPK_FUZZ_CHECK(!sizer.ok());

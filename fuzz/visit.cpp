@@ -100,15 +100,14 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     mpk::result<std::size_t> walked = std::size_t{0};
     {
       mpk_fuzz::alloc_scope scope;
-      walked = mpk::visit(
-          rest, [&](const mpk::visit_event&) { ++count_only; }, {.limits = lim});
+      walked = mpk::visit(rest, [&](const mpk::visit_event&) { ++count_only; }, {.limits = lim});
       MPK_FUZZ_CHECK(scope.peak() <= 24 * input.size() + 8192);
     }
 
     shape_checker shape;
     shape.input = rest;
-    const mpk::result<std::size_t> checked = mpk::visit(
-        rest, [&](const mpk::visit_event& e) { shape.on(e); }, {.limits = lim});
+    const mpk::result<std::size_t> checked =
+        mpk::visit(rest, [&](const mpk::visit_event& e) { shape.on(e); }, {.limits = lim});
     MPK_FUZZ_CHECK(checked.has_value() == walked.has_value());
     MPK_FUZZ_CHECK(shape.events == count_only);
 
@@ -127,13 +126,13 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
     for (const std::size_t stop_at : {std::size_t{0}, count_only / 2, count_only - 1}) {
       std::size_t seen = 0;
       std::size_t end_of_event = 0;
-      const mpk::result<std::size_t> stopped = mpk::visit(
-          rest,
-          [&](const mpk::visit_event& e) {
-            end_of_event = e.offset + e.bytes.size();
-            return seen++ < stop_at;
-          },
-          lim);
+      const mpk::result<std::size_t> stopped = mpk::visit(rest,
+                                                          [&](const mpk::visit_event& e) {
+                                                            end_of_event =
+                                                                e.offset + e.bytes.size();
+                                                            return seen++ < stop_at;
+                                                          },
+                                                          {.limits = lim});
       MPK_FUZZ_CHECK(stopped.has_value() && seen == stop_at + 1);
       MPK_FUZZ_CHECK(*stopped == end_of_event);
     }
@@ -146,7 +145,7 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto input = mpk_fuzz::as_bytes(data, size);
+  const auto input = mpk::as_bytes(std::span(data, size));
   mpk_fuzz::current_input = input;
   mpk_fuzz::check_under_each_limits(input, check_with);
   return 0;

@@ -491,7 +491,7 @@ void check_number_array(std::size_t n) {
     std::vector<std::byte> room(size + 16, std::byte{0xee});
     mpk::span_sink sink(std::span<std::byte>(room.data(), size));
     mpk::writer w(sink);
-    const auto r = mpk::pack(v, w);
+    const auto r = mpk::pack(w, v);
     if (size == full.size()) {
       EXPECT_TRUE(r.has_value());
     } else {
@@ -512,7 +512,7 @@ void check_number_array(std::size_t n) {
     };
     mpk::stream_sink out(collect, &streamed, 16);
     mpk::writer w(out);
-    EXPECT_TRUE(mpk::pack(v, w).has_value());
+    EXPECT_TRUE(mpk::pack(w, v).has_value());
     EXPECT_EQ(out.flush(), mpk::errc::ok);
   }
   EXPECT_EQ(streamed.size(), full.size());
@@ -546,7 +546,7 @@ TEST(CodecBytes, NumberArraysGiveTheWritersBytes) {
   mpk::writer w(tiny);
   w.write("ab");
   ASSERT_FALSE(w.ok());
-  EXPECT_FALSE(mpk::pack(std::vector<int>{1, 2, 3}, w).has_value());
+  EXPECT_FALSE(mpk::pack(w, std::vector<int>{1, 2, 3}).has_value());
   EXPECT_EQ(tiny.size(), 0u);
 }
 

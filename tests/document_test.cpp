@@ -322,7 +322,7 @@ TEST(Document, AsUsesTheReadersCoercions) {
     check(static_cast<std::uint32_t*>(nullptr));
     check(static_cast<std::string_view*>(nullptr));
     // Views: the same bytes of the input.
-    mpk::reader r(span_of(bytes));
+    mpk::reader r(bytes);
     const std::span<const std::byte> expected = r.read<std::span<const std::byte>>();
     const auto got = v.as<std::span<const std::byte>>();
     EXPECT_EQ(got.error().code, r.error().code);

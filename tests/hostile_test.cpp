@@ -74,8 +74,8 @@ using entry_point = outcome (*)(std::span<const std::byte>, const mpk::limits&);
 
 outcome via_visit(std::span<const std::byte> in, const mpk::limits& lim) {
   mpk_fuzz::alloc_scope scope;
-  const mpk::result<std::size_t> r = mpk::visit(
-      in, [](const mpk::visit_event&) {}, {.limits = lim});
+  const mpk::result<std::size_t> r =
+      mpk::visit(in, [](const mpk::visit_event&) {}, {.limits = lim});
   return {r.error(), r ? *r : 0, scope.peak()};
 }
 outcome via_skip(std::span<const std::byte> in, const mpk::limits& lim) {

@@ -71,13 +71,12 @@ struct walk {
 
 walk visit_all(std::span<const std::byte> bytes, const mpk::limits& lim = {}) {
   walk w;
-  w.result = mpk::visit(
-      bytes,
-      [&](const visit_event& e) {
-        w.lines.push_back(describe(e));
-        w.events.push_back(e);
-      },
-      lim);
+  w.result = mpk::visit(bytes,
+                        [&](const visit_event& e) {
+                          w.lines.push_back(describe(e));
+                          w.events.push_back(e);
+                        },
+                        {.limits = lim});
   return w;
 }
 
@@ -458,7 +457,7 @@ TEST(visit, deep_nesting_within_the_limit_uses_the_heap_not_the_stack) {
             if (e.depth > max_depth) max_depth = e.depth;
             ends += e.kind == visit_kind::array_end || e.kind == visit_kind::map_end;
           },
-          mpk::limits::trusted());
+          {.limits = mpk::limits::trusted()});
       ASSERT_TRUE(r.has_value());
       EXPECT_EQ(*r, deep.size());
       EXPECT_EQ(ends, mpk_test::deep);

@@ -300,7 +300,7 @@ TEST(WriterUnsized, CountsWhateverWroteTheBytes) {
   mpk::buffer buf;
   mpk::writer w(buf);
   w.begin_array();
-  EXPECT_TRUE(mpk::pack(point{1, "p"}, w).has_value());
+  EXPECT_TRUE(mpk::pack(w, point{1, "p"}).has_value());
   w.write_raw(raw.bytes());  // three values
   w.write_str_header(3);
   w.write_raw(std::as_bytes(std::span("abc", 3)));

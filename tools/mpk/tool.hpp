@@ -248,13 +248,12 @@ mpk::error visit_values(std::span<const std::byte> bytes, std::size_t base, cons
   while (pos < bytes.size()) {
     const std::size_t at = base + pos;
     mpk::error failed;
-    const mpk::result<std::size_t> r = mpk::visit(
-        bytes.subspan(pos),
-        [&](const mpk::visit_event& e) {
-          failed = on_event(e, at);
-          return !failed;
-        },
-        lim);
+    const mpk::result<std::size_t> r = mpk::visit(bytes.subspan(pos),
+                                                  [&](const mpk::visit_event& e) {
+                                                    failed = on_event(e, at);
+                                                    return !failed;
+                                                  },
+                                                  {.limits = lim});
     if (failed) return failed;
     if (!r) return {r.error().code, at + r.error().offset};
     pos += *r;
