@@ -100,6 +100,12 @@ static_assert(!mpk::byte_input<std::vector<signed char>>);
 static_assert(!mpk::byte_input<const char*>);
 static_assert(!mpk::byte_input<std::vector<bool>>);
 
+// A visitor handler for the checks below (a lambda cannot appear in a requires-expression
+// before C++20's unevaluated lambdas, which Clang 14 lacks).
+struct ignore_events {
+  void operator()(const mpk::visit_event&) const noexcept {}
+};
+
 // Every entry point, as a concept over its input type: each accepts the listed kinds and
 // rejects a range of int at compile time.
 template <class In>
@@ -119,6 +125,7 @@ concept reads_everywhere = std::is_constructible_v<mpk::reader, const In&> &&
   mpk::shared_structures::load(in);
   mpk::unpack_records<std::vector<int>>(records, in);
   mpk::unpack_records(records, in, 0, into);
+  mpk::visit(in, ignore_events{});
 };
 
 // Accepted by none of them, one by one (not only the conjunction).
@@ -161,6 +168,9 @@ constexpr bool rejected_by_each() {
   }
   &&!requires(mpk::records_decoder & d, const In& in, std::vector<int>& out) {
     mpk::unpack_records(d, in, 0, out);
+  }
+  &&!requires(const In& in) {
+    mpk::visit(in, ignore_events{});
   };
 }
 
