@@ -140,20 +140,16 @@ encoded_keys make_keys() {
   return {encode_key("brand"), encode_key("alcohol"), encode_key("brewery"), encode_key("sort")};
 }
 
-bytes_view as_bytes(const std::string& s) {
-  return checks::view(s.data(), s.size());
-}
-
 /// Map mode by hand with pre-encoded keys (writer.write_raw of the key bytes).
 void mpk_write_beer_prekeys(mpk::writer<mpk::buffer>& w, const beer_map& b, const encoded_keys& k) {
   w.begin_map(4);
-  w.write_raw(as_bytes(k.brand));
+  w.write_raw(mpk::as_bytes(k.brand));
   w.write(std::string_view(b.brand));
-  w.write_raw(as_bytes(k.alcohol));
+  w.write_raw(mpk::as_bytes(k.alcohol));
   w.write(b.alcohol);
-  w.write_raw(as_bytes(k.brewery));
+  w.write_raw(mpk::as_bytes(k.brewery));
   w.write(std::string_view(b.brewery));
-  w.write_raw(as_bytes(k.sort));
+  w.write_raw(mpk::as_bytes(k.sort));
   w.begin_array(b.sort.size());
   for (const std::string& s : b.sort)
     w.write(std::string_view(s));

@@ -162,7 +162,7 @@ void strings_binary(output& out, bool quick) {
     mpk_writer w(b);
     for (std::size_t k = 0; k < count; ++k) {
       if (c.binary)
-        w.write(mpk_bench::documents::as_bytes(c.payload));
+        w.write(mpk::as_bytes(c.payload));
       else
         w.write(std::string_view(c.payload));
     }
