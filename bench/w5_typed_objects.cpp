@@ -801,6 +801,9 @@ bool register_typed_objects(suite& s, const run_config& cfg) {
                   "map mode written by hand: each key's bytes encoded once, copied raw"});
     t.add_case({"deserialize_" + name, "deserialize " + name,
                 "decode into a new C++ object (strings and vectors allocated)"});
+    t.add_case({"deserialize_reuse_" + name, "deserialize " + name + " into a kept object",
+                "decode into one object kept across operations (its strings' and vectors' "
+                "capacity reused)"});
     t.add_case({"skip_" + name, "skip " + name, "step over the object without decoding it"});
   }
 
