@@ -79,10 +79,13 @@ void check_with(std::span<const std::byte> input, const mpk::limits& lim) {
   }
   if (!end) {
     MPK_FUZZ_CHECK(end.error().offset <= input.size());
-    // typed decoding fails on it too (it reads at least as much)
+    // typed decoding fails on it too (it reads at least as much), except on depth: it skips
+    // the values it does not decode with the reader's whole depth budget, as mpk::unpack
+    // does (docs/records.md), so a value nested too deep for expand() may still decode.
     mpk::records_decoder typed_dec({.read = {.limits = lim}});
     outer o;
-    MPK_FUZZ_CHECK(!mpk::unpack_records(typed_dec, input, 0, o).has_value());
+    if (end.error().code != mpk::errc::depth_exceeded)
+      MPK_FUZZ_CHECK(!mpk::unpack_records(typed_dec, input, 0, o).has_value());
     // and so does the first value of a sequential read
     mpk::records_decoder seq({.mode = mpk::records_mode::sequential, .read = {.limits = lim}});
     mpk::buffer ignored;
