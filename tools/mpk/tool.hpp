@@ -244,16 +244,18 @@ int run_get(const get_args& a);
 template <class OnEvent, class AfterValue>
 mpk::error visit_values(std::span<const std::byte> bytes, std::size_t base, const mpk::limits& lim,
                         OnEvent&& on_event, AfterValue&& after_value) {
+  const mpk::read_options options{.limits = lim};  // once, not per value
   std::size_t pos = 0;
   while (pos < bytes.size()) {
     const std::size_t at = base + pos;
     mpk::error failed;
-    const mpk::result<std::size_t> r = mpk::visit(bytes.subspan(pos),
-                                                  [&](const mpk::visit_event& e) {
-                                                    failed = on_event(e, at);
-                                                    return !failed;
-                                                  },
-                                                  {.limits = lim});
+    const mpk::result<std::size_t> r = mpk::visit(
+        bytes.subspan(pos),
+        [&](const mpk::visit_event& e) {
+          failed = on_event(e, at);
+          return !failed;
+        },
+        options);
     if (failed) return failed;
     if (!r) return {r.error().code, at + r.error().offset};
     pos += *r;
