@@ -40,6 +40,21 @@ enum class growth : std::uint8_t {
   exact,            ///< grow by exactly what the write needs: least memory, most reallocations
 };
 
+namespace detail {
+/// `append` of a sink whose memory is one block (`buffer`, `span_sink`): one `prepare` of
+/// the whole run, one copy, one `commit`. False, with nothing written, when the sink has no
+/// room. (`prepare(0)` of a buffer with no memory yet is nullptr: hence the early return.)
+template <class Sink>
+bool append_in_one_block(Sink& sink, const std::byte* p, std::size_t n) noexcept {
+  if (n == 0) return true;
+  std::byte* out = sink.prepare(n);
+  if (out == nullptr) return false;
+  std::memcpy(out, p, n);
+  sink.commit(n);
+  return true;
+}
+}  // namespace detail
+
 /// Options of a buffer's growth.
 ///
 ///     mpk::buffer buf(mpk::growth_policy{mpk::growth::fixed_increment, 64 * 1024});
@@ -106,12 +121,7 @@ class MPK_API buffer {
   }
   void commit(std::size_t n) noexcept { size_ += n; }
   bool append(const std::byte* p, std::size_t n) noexcept {
-    if (n == 0) return true;  // (prepare(0) of a buffer with no memory yet is nullptr)
-    std::byte* out = prepare(n);
-    if (out == nullptr) return false;
-    std::memcpy(out, p, n);
-    size_ += n;
-    return true;
+    return detail::append_in_one_block(*this, p, n);
   }
   errc failure() const noexcept { return errc::out_of_memory; }
 
@@ -147,12 +157,7 @@ class span_sink {
   }
   void commit(std::size_t n) noexcept { size_ += n; }
   bool append(const std::byte* p, std::size_t n) noexcept {
-    if (n == 0) return true;  // (prepare(0) of a buffer with no memory yet is nullptr)
-    std::byte* out = prepare(n);
-    if (out == nullptr) return false;
-    std::memcpy(out, p, n);
-    size_ += n;
-    return true;
+    return detail::append_in_one_block(*this, p, n);
   }
   errc failure() const noexcept { return errc::buffer_full; }
 
