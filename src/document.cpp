@@ -430,7 +430,9 @@ MPK_NOINLINE detail::sticky_error document::parse_loop(const std::byte* const in
   container : {
     if (depth >= depth_room) [[unlikely]] {
       if (depth >= lim.max_depth) MPK_FAIL_(errc::depth_exceeded);
-      if (!reserve_stack(std::min<std::size_t>(lim.max_depth, 2 * stack_capacity_)))
+      // The stack is made here, at the first container (16 levels), and doubles.
+      if (!reserve_stack(
+              std::min<std::size_t>(lim.max_depth, std::max<std::size_t>(16, 2 * stack_capacity_))))
         MPK_FAIL_(errc::out_of_memory);
       stack = stack_.get();
       depth_room =
@@ -509,8 +511,6 @@ MPK_ALWAYS_INLINE detail::sticky_error document::run(const std::byte* const in, 
   // and small values takes about 1 per 3) without committing the worst case (a node per
   // byte) for string-heavy input; the arena grows on demand, never beyond a node per byte.
   if (!reserve_nodes(std::min<std::size_t>(n, n / 2 + 16), 0)) return {errc::out_of_memory, 0};
-  if (!reserve_stack(std::min<std::size_t>(16, lim.max_depth == 0 ? 1 : lim.max_depth)))
-    return {errc::out_of_memory, 0};
   if (lim.max_str_len >= 31 && lim.max_array_len >= 15 && lim.max_map_len >= 15) [[likely]] {
     const detail::sticky_error e = parse_loop<false>(in, n, lim, allow_trailing);
     if (e.code != errc::truncated) [[likely]]
