@@ -46,20 +46,22 @@ bool document::reserve_stack(std::size_t n) noexcept {
 result<document> document::parse_bytes(std::span<const std::byte> bytes,
                                        const document_options& options) {
   document doc;
-  if (auto r = doc.parse_into_bytes(bytes, options); !r) return r.error();
+  if (const detail::sticky_error e = doc.parse_into_bytes(bytes, options)) return mpk::error(e);
   return doc;
 }
 
-result<void> document::parse_into_bytes(std::span<const std::byte> bytes,
-                                        const document_options& options) {
+// Returns a sticky_error (trivially copyable, in registers), so that on success parse_into's
+// result<void> is made in the caller and not read back through memory.
+detail::sticky_error document::parse_into_bytes(std::span<const std::byte> bytes,
+                                                const document_options& options) {
   size_ = 0;
   consumed_ = 0;
   input_ = bytes.data();
-  if (bytes.size() > max_document_input) return mpk::error{errc::too_large, 0};
+  if (bytes.size() > max_document_input) return {errc::too_large, 0};
   if (options.copy && !bytes.empty()) {
     if (bytes.size() > copy_capacity_) {
       auto* fresh = new (std::nothrow) std::byte[bytes.size()];  // not zero-filled
-      if (fresh == nullptr) return mpk::error{errc::out_of_memory, 0};
+      if (fresh == nullptr) return {errc::out_of_memory, 0};
       copy_.reset(fresh);
       copy_capacity_ = bytes.size();
     }
@@ -68,19 +70,21 @@ result<void> document::parse_into_bytes(std::span<const std::byte> bytes,
   }
   const read_options& read = options.read;
   utf8_ = read.utf8;
-  mpk::error e = run(input_, bytes.size(), read.limits, read.allow_trailing);
-  if (!e && read.utf8 == utf8_check::all) e = check_utf8();
+  detail::sticky_error e = run(input_, bytes.size(), read.limits, read.allow_trailing);
+  if (!e && read.utf8 == utf8_check::all) {
+    const mpk::error bad = check_utf8();
+    e = {bad.code, bad.offset};
+  }
   if (read.strict && (!e || e.code == errc::invalid_utf8)) {
     // Both checks report the first problem in input order: keep the earlier one.
     const mpk::error dup = check_duplicate_keys();
-    if (dup && (!e || dup.offset < e.offset)) e = dup;
+    if (dup && (!e || dup.offset < e.offset)) e = {dup.code, dup.offset};
   }
   if (e) {
     size_ = 0;
     consumed_ = 0;
-    return e;
   }
-  return {};
+  return e;
 }
 
 // With utf8_check::all: every str checked after the parse (the parse loop stays free of it);
@@ -106,7 +110,7 @@ mpk::error document::check_duplicate_keys() const noexcept {
   std::unique_ptr<std::uint32_t[]> order;
   std::size_t order_capacity = 0;
   const auto key_bytes = [this](std::uint32_t index) {
-    return element(nodes_.get(), input_, index, utf8_).raw();
+    return element(nodes_.get() + index, input_, utf8_).raw();
   };
   const auto same = [](std::span<const std::byte> a, std::span<const std::byte> b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
@@ -115,7 +119,7 @@ mpk::error document::check_duplicate_keys() const noexcept {
     const node& m = nodes_[i];
     const auto count = static_cast<std::uint32_t>(m.payload >> 32);
     if (m.tag != type::map || count < 2 || m.offset >= first_dup) continue;
-    const auto first = static_cast<std::uint32_t>(m.payload);
+    const auto first = static_cast<std::uint32_t>(i + static_cast<std::uint32_t>(m.payload));
     if (count <= 16) {
       for (std::uint32_t j = 1; j < count && nodes_[first + 2 * j].offset < first_dup; ++j) {
         const auto kj = key_bytes(first + 2 * j);
@@ -154,122 +158,148 @@ mpk::error document::check_duplicate_keys() const noexcept {
   return {errc::duplicate_key, first_dup};
 }
 
-// The parse loop. Each iteration fills the next reserved slot with the value at `p`:
-// one branch on the marker (the fix formats are arithmetic), every header byte after the
-// marker checked against the bytes left before it is read (MPK_NEED_; no padded copy of the
-// last bytes: it cost ~60 instructions a message, W3 `read_dynamic`), every length checked
-// against the real count, and for a container one reservation of all
-// its child slots at the end of the arena. `owed` counts the slots reserved but not filled
-// yet, all levels together; each needs at least one byte of input, which is what bounds the
-// arena by the input size.
+// The parse: run() checks the input size and makes room, then runs the loop, fast or exact.
+//
+// The loop fills the next reserved slot with the value at offset `i` each iteration: one
+// branch on the marker (fixstr first, the keys of maps; the fix formats are arithmetic),
+// every length checked against the bytes there are, and for a container one reservation of
+// all its child slots at the end of the arena. Every slot reserved and not filled yet needs
+// one byte of input at least: `end` is the end of the input less one byte per such slot
+// after the current one, and a container whose slots would not fit before `end` is
+// truncated. That is what bounds the arena by the input size.
+//
+// The fast loop (Exact false) checks every value against `end` too, so that the next
+// marker is always readable (no test of the bytes left before it), and takes the limits of
+// the fix formats as met (run() picks it only when they are). A value that does not fit
+// before `end` means the input is truncated somewhere at or after it, not necessarily there:
+// run() then parses again with the exact loop, which checks each value against the end of
+// the input, as the reader does, and so reports the same error at the same offset (the
+// reader's, tests/document_test.cpp). Errors other than truncation are the same in both
+// loops: the fast loop's checks only add to the exact one's.
 //
 // A copy of the wire format kept for speed: its own branches on the marker, not
 // marker_table, for the reason the reader's decoders give (reader_decoders.hpp); the node it
-// stores and the bytes it checks come out of the same branch. Cells at 1e5ba45 (mpk_bench
-// --instructions under callgrind, instructions per unit): flat_maps/read_dynamic 2,288 per
-// map, deep_nesting/dom_128 19,837, documents/decode_large 172,652.
+// stores and the bytes it checks come out of the same branch.
 // tests/wire_agreement_test.cpp checks it against marker_table for every first byte.
-mpk::error document::run(const std::byte* const begin, const std::size_t n, const limits& lim,
-                         const bool allow_trailing) noexcept {
-  if (n == 0) return {errc::truncated, 0};
-  // A first guess that fits typical messages (a node per 2 input bytes: a map of short keys
-  // and small values takes about 1 per 3) without committing the worst case (a node per
-  // byte) for string-heavy input; the arena grows on demand, never beyond a node per byte.
-  if (!reserve_nodes(std::min<std::size_t>(n, n / 2 + 16), 0)) return {errc::out_of_memory, 0};
-  if (!reserve_stack(std::min<std::size_t>(16, lim.max_depth == 0 ? 1 : lim.max_depth)))
-    return {errc::out_of_memory, 0};
-
+template <bool Exact>
+MPK_NOINLINE detail::sticky_error document::parse_loop(const std::byte* const in,
+                                                       const std::size_t n, const limits& lim,
+                                                       const bool allow_trailing) noexcept {
   node* nodes = nodes_.get();
   parse_frame* stack = stack_.get();
-  const std::byte* p = begin;
-  const std::byte* const end = begin + n;
-  std::size_t size = 1;  // slot 0: the root
-  // The slot to fill and the end of its block, as pointers (the stack keeps indices: the
-  // arena may move when it grows).
+  std::size_t i = 0;  // offset of the value to read
+  // The slot to fill, the end of its block, and the end of the slots reserved (slot 0: the
+  // root), as pointers; the stack keeps indices (the arena may move when it grows).
   node* next = nodes;
   node* stop = nodes + 1;
-  std::size_t owed = 1;
+  node* top = nodes + 1;
+  // The input's end less a byte per slot owed after the current one (the root: none); one
+  // less before the loop moves on to the root.
+  std::size_t end = n - 1;
   std::uint32_t depth = 0;
-
-  // The limits in locals: node stores write bytes (which may alias anything), so values
-  // read through `lim` would be reloaded after each one.
-  const std::size_t max_str = lim.max_str_len;
-  const std::size_t max_bin = lim.max_bin_len;
-  const std::size_t max_ext = lim.max_ext_len;
-  const std::uint32_t max_array = lim.max_array_len;
-  const std::uint32_t max_map = lim.max_map_len;
-  const std::uint32_t max_depth = lim.max_depth;
-  const auto fail = [begin](errc ec, const std::byte* at) noexcept {
-    return mpk::error{ec, static_cast<std::size_t>(at - begin)};
-  };
+  // Slots the arena has room for after `top`, and the depth the stack has room for (at most
+  // the limit): a container that fits both takes no other test.
+  std::size_t free_slots = node_capacity_ - 1;
+  auto depth_room =
+      static_cast<std::uint32_t>(std::min<std::size_t>(stack_capacity_, lim.max_depth));
+  // The limits are read through `lim` where they are needed, off the common paths (kept in
+  // locals, they took registers the loop needs).
 
   for (;;) {
-    node& nd = *next++;
-    --owed;
-    const auto avail = static_cast<std::size_t>(end - p);
-    if (avail == 0) [[unlikely]]
-      return fail(errc::truncated, p);
-    const std::byte* const h = p;
-    const auto offset = static_cast<std::uint32_t>(p - begin);
+    node& nd = *next;
+    ++end;  // this slot is no longer owed
+    // Where the value must end at the latest: the input's end (exact: a value that does not
+    // fit is where the input is truncated) or `end` (fast: at least i + 1, see above).
+    // Compared in 64 bits: i + header + length does not wrap.
+    const std::uint64_t cap = Exact ? n : end;
+    if constexpr (Exact) {
+      if (i == n) [[unlikely]]
+        return {errc::truncated, i};
+    }
+    const std::byte* const h = in + i;
     const std::uint8_t m = u8(h);
 
-#define MPK_NEED_(k)                   \
-  do {                                 \
-    if (avail < (k)) [[unlikely]]      \
-      return fail(errc::truncated, p); \
+#define MPK_FAIL_(ec)           \
+  return detail::sticky_error { \
+    (ec), i                     \
+  }
+#define MPK_NEED_(k)                             \
+  do {                                           \
+    if (i + std::uint64_t{k} > cap) [[unlikely]] \
+      MPK_FAIL_(errc::truncated);                \
   } while (0)
-#define MPK_SCALAR_(family, bits, k)                            \
-  do {                                                          \
-    nd = node{(bits), offset, (family), std::uint8_t{k}, 0, 0}; \
-    p += (k);                                                   \
+#define MPK_CASE4_(b) \
+  case (b):           \
+  case (b) + 1:       \
+  case (b) + 2:       \
+  case (b) + 3:
+#define MPK_CASE16_(b) MPK_CASE4_(b) MPK_CASE4_((b) + 4) MPK_CASE4_((b) + 8) MPK_CASE4_((b) + 12)
+#define MPK_NODE_(family, bits, hd, ext)                                        \
+  nd = node {                                                                   \
+    (bits), static_cast<std::uint32_t>(i), (family), std::uint8_t{hd}, (ext), 0 \
+  }
+#define MPK_SCALAR_(family, bits, k) \
+  do {                               \
+    MPK_NODE_(family, bits, k, 0);   \
+    i += (k);                        \
   } while (0)
-#define MPK_PAYLOAD_(family, len, hd, max)                     \
-  do {                                                         \
-    const std::size_t len_ = (len);                            \
-    if (len_ > (max)) [[unlikely]]                             \
-      return fail(errc::limit_exceeded, p);                    \
-    if (len_ > avail - (hd)) [[unlikely]]                      \
-      return fail(errc::truncated, p);                         \
-    nd = node{len_, offset, (family), std::uint8_t{hd}, 0, 0}; \
-    p += (hd) + len_;                                          \
+#define MPK_PAYLOAD_(family, len, hd, max, ext)          \
+  do {                                                   \
+    const std::size_t len_ = (len);                      \
+    if (len_ > (max)) [[unlikely]]                       \
+      MPK_FAIL_(errc::limit_exceeded);                   \
+    if (i + std::uint64_t{hd} + len_ > cap) [[unlikely]] \
+      MPK_FAIL_(errc::truncated);                        \
+    MPK_NODE_(family, len_, hd, ext);                    \
+    i += (hd) + len_;                                    \
   } while (0)
-#define MPK_EXT_(len, hd)                                                                          \
-  do {                                                                                             \
-    MPK_NEED_(hd);                                                                                 \
-    const std::size_t len_ = (len);                                                                \
-    if (len_ > max_ext) [[unlikely]]                                                               \
-      return fail(errc::limit_exceeded, p);                                                        \
-    if (len_ > avail - (hd)) [[unlikely]]                                                          \
-      return fail(errc::truncated, p);                                                             \
-    nd = node{len_, offset, type::ext, std::uint8_t{hd}, static_cast<std::int8_t>(u8(h + (hd)-1)), \
-              0};                                                                                  \
-    p += (hd) + len_;                                                                              \
+#define MPK_EXT_(len, hd)                                                                        \
+  do {                                                                                           \
+    MPK_NEED_(hd);                                                                               \
+    MPK_PAYLOAD_(type::ext, len, hd, lim.max_ext_len, static_cast<std::int8_t>(u8(h + (hd)-1))); \
   } while (0)
 
-    // A container of `count` items (`per` slots each) with a header of `hd` bytes.
+    // A container: `count` items, `wanted` slots, a header of `hd` bytes.
     std::uint32_t count = 0;
+    std::uint64_t wanted = 0;
     std::size_t hd = 1;
-    bool is_map = false;
+    type tag = type::map;
 
-    if (m <= marker::positive_fixint_max) {
-      MPK_SCALAR_(type::uint, m, 1);
+    if (const unsigned len = m - unsigned{marker::fixstr}; len < 32) {
+      // The fast loop: a limit of 31 or more (run()).
+      MPK_PAYLOAD_(type::str, len, 1, Exact ? lim.max_str_len : 31, 0);
       goto next_value;
     }
-    if (m >= marker::negative_fixint_min) {
+    // One jump through a table of the 256 markers (the fixstr markers never reach it).
+    switch (m) {
+      MPK_CASE16_(0x00)
+      MPK_CASE16_(0x10)
+      MPK_CASE16_(0x20)
+      MPK_CASE16_(0x30)
+      MPK_CASE16_(0x40)
+      MPK_CASE16_(0x50)
+      MPK_CASE16_(0x60)
+      MPK_CASE16_(0x70)  // positive fixint
+      MPK_SCALAR_(type::uint, m, 1);
+      goto next_value;
+      MPK_CASE16_(0xe0)
+      MPK_CASE16_(0xf0)  // negative fixint
       MPK_SCALAR_(type::sint, static_cast<std::uint64_t>(std::int64_t{static_cast<std::int8_t>(m)}),
                   1);
       goto next_value;
-    }
-    if (m < marker::nil) {
-      if (m >= marker::fixstr) {
-        MPK_PAYLOAD_(type::str, std::size_t{m & 0x1fu}, 1, max_str);
-        goto next_value;
-      }
+      MPK_CASE16_(0x80)  // fixmap
       count = m & 0x0fu;
-      is_map = m < marker::fixarray;
+      wanted = 2 * count;
+      if (Exact && count > lim.max_map_len) [[unlikely]]
+        MPK_FAIL_(errc::limit_exceeded);
       goto container;
-    }
-    switch (m) {
+      MPK_CASE16_(0x90)  // fixarray
+      count = m & 0x0fu;
+      wanted = count;
+      tag = type::array;
+      if (Exact && count > lim.max_array_len) [[unlikely]]
+        MPK_FAIL_(errc::limit_exceeded);
+      goto container;
       case marker::nil:
         MPK_SCALAR_(type::nil, 0, 1);
         goto next_value;
@@ -329,27 +359,27 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
         goto next_value;
       case marker::str8:
         MPK_NEED_(2);
-        MPK_PAYLOAD_(type::str, std::size_t{u8(h + 1)}, 2, max_str);
+        MPK_PAYLOAD_(type::str, std::size_t{u8(h + 1)}, 2, lim.max_str_len, 0);
         goto next_value;
       case marker::str16:
         MPK_NEED_(3);
-        MPK_PAYLOAD_(type::str, std::size_t{load_be16(h + 1)}, 3, max_str);
+        MPK_PAYLOAD_(type::str, std::size_t{load_be16(h + 1)}, 3, lim.max_str_len, 0);
         goto next_value;
       case marker::str32:
         MPK_NEED_(5);
-        MPK_PAYLOAD_(type::str, std::size_t{load_be32(h + 1)}, 5, max_str);
+        MPK_PAYLOAD_(type::str, std::size_t{load_be32(h + 1)}, 5, lim.max_str_len, 0);
         goto next_value;
       case marker::bin8:
         MPK_NEED_(2);
-        MPK_PAYLOAD_(type::bin, std::size_t{u8(h + 1)}, 2, max_bin);
+        MPK_PAYLOAD_(type::bin, std::size_t{u8(h + 1)}, 2, lim.max_bin_len, 0);
         goto next_value;
       case marker::bin16:
         MPK_NEED_(3);
-        MPK_PAYLOAD_(type::bin, std::size_t{load_be16(h + 1)}, 3, max_bin);
+        MPK_PAYLOAD_(type::bin, std::size_t{load_be16(h + 1)}, 3, lim.max_bin_len, 0);
         goto next_value;
       case marker::bin32:
         MPK_NEED_(5);
-        MPK_PAYLOAD_(type::bin, std::size_t{load_be32(h + 1)}, 5, max_bin);
+        MPK_PAYLOAD_(type::bin, std::size_t{load_be32(h + 1)}, 5, lim.max_bin_len, 0);
         goto next_value;
       case marker::fixext1:
         MPK_EXT_(1, 2);
@@ -375,66 +405,82 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
       case marker::ext32:
         MPK_EXT_(std::size_t{load_be32(h + 1)}, 6);
         goto next_value;
+#define MPK_CONTAINER_(family, k, load, max, per) \
+  MPK_NEED_(k);                                   \
+  count = (load);                                 \
+  if (count > (max)) [[unlikely]]                 \
+    MPK_FAIL_(errc::limit_exceeded);              \
+  wanted = (per)*std::uint64_t{count};            \
+  hd = (k);                                       \
+  tag = (family);                                 \
+  goto container
       case marker::array16:
+        MPK_CONTAINER_(type::array, 3, load_be16(h + 1), lim.max_array_len, 1);
       case marker::map16:
-        MPK_NEED_(3);
-        count = load_be16(h + 1);
-        hd = 3;
-        is_map = m == marker::map16;
-        goto container;
+        MPK_CONTAINER_(type::map, 3, load_be16(h + 1), lim.max_map_len, 2);
       case marker::array32:
+        MPK_CONTAINER_(type::array, 5, load_be32(h + 1), lim.max_array_len, 1);
       case marker::map32:
-        MPK_NEED_(5);
-        count = load_be32(h + 1);
-        hd = 5;
-        is_map = m == marker::map32;
-        goto container;
-      default:
-        return fail(errc::invalid_marker, p);  // 0xc1
+        MPK_CONTAINER_(type::map, 5, load_be32(h + 1), lim.max_map_len, 2);
+#undef MPK_CONTAINER_
+      default:  // 0xc1 (and fixstr, handled above)
+        MPK_FAIL_(errc::invalid_marker);
     }
 
   container : {
-    if (count > (is_map ? max_map : max_array)) [[unlikely]]
-      return fail(errc::limit_exceeded, p);
-    if (depth >= max_depth) [[unlikely]]
-      return fail(errc::depth_exceeded, p);
-    // Every slot still owed, at every level, and every new one needs a byte of its own.
-    // The slots are counted in 64 bits: a map of 2^31 pairs or more has 2^32 slots or more,
-    // which a 32-bit size_t would wrap to a small number.
-    const std::size_t rest = avail - hd;
-    const std::uint64_t wanted = is_map ? 2 * std::uint64_t{count} : std::uint64_t{count};
-    if (owed > rest || wanted > rest - owed) [[unlikely]]
-      return fail(errc::truncated, p);
-    const auto slots = static_cast<std::size_t>(wanted);  // <= rest
-    nd = node{(std::uint64_t{count} << 32) | size, offset, is_map ? type::map : type::array,
-              static_cast<std::uint8_t>(hd),       0,      0};
-    p += hd;
-    if (slots != 0) {
-      if (size + slots > node_capacity_) [[unlikely]] {
-        // Never beyond n: slots owed + filled <= bytes of input.
-        const std::size_t want = std::min(n, std::max(size + slots, 2 * node_capacity_));
-        const auto filled = next - nodes;
-        const auto block_end = stop - nodes;
-        if (!reserve_nodes(want, size)) return fail(errc::out_of_memory, p - hd);
-        nodes = nodes_.get();
-        next = nodes + filled;
-        stop = nodes + block_end;
-      }
-      if (depth == stack_capacity_) [[unlikely]] {
-        if (!reserve_stack(std::min<std::size_t>(max_depth, 2 * stack_capacity_)))
-          return fail(errc::out_of_memory, p - hd);
-        stack = stack_.get();
-      }
-      stack[depth++] = {static_cast<std::uint32_t>(next - nodes),
-                        static_cast<std::uint32_t>(stop - nodes)};
-      next = nodes + size;
-      stop = nodes + size + slots;
-      size += slots;
-      owed += slots;
+    if (depth >= depth_room) [[unlikely]] {
+      if (depth >= lim.max_depth) MPK_FAIL_(errc::depth_exceeded);
+      // The stack is made here, at the first container (16 levels), and doubles.
+      if (!reserve_stack(
+              std::min<std::size_t>(lim.max_depth, std::max<std::size_t>(16, 2 * stack_capacity_))))
+        MPK_FAIL_(errc::out_of_memory);
+      stack = stack_.get();
+      depth_room =
+          static_cast<std::uint32_t>(std::min<std::size_t>(stack_capacity_, lim.max_depth));
     }
+    // Every slot still owed, at every level, and every new one needs a byte of its own. The
+    // slots are counted in 64 bits: a map of 2^31 pairs or more has 2^32 slots or more,
+    // which a 32-bit size_t would wrap to a small number. (Exact: the header may fit
+    // before the input's end and not before `end`.)
+    const std::size_t first = i + hd;
+    if ((Exact && first > end) || wanted > end - first) [[unlikely]]
+      MPK_FAIL_(errc::truncated);
+    const auto slots = static_cast<std::size_t>(wanted);  // <= end - first
+    // Children after the container: its payload holds the distance to the first.
+    nd = node{(std::uint64_t{count} << 32) | static_cast<std::size_t>(top - next),
+              static_cast<std::uint32_t>(i),
+              tag,
+              static_cast<std::uint8_t>(hd),
+              0,
+              0};
+    if (slots != 0) {
+      if (slots > free_slots) [[unlikely]] {
+        // Never beyond n: slots owed + filled <= bytes of input.
+        const auto size = static_cast<std::size_t>(top - nodes);
+        const std::size_t want = std::min(n, std::max(size + slots, 2 * node_capacity_));
+        node* const old = nodes;
+        if (!reserve_nodes(want, size)) MPK_FAIL_(errc::out_of_memory);
+        nodes = nodes_.get();
+        next = nodes + (next - old);
+        stop = nodes + (stop - old);
+        top = nodes + size;
+        free_slots = node_capacity_ - size;
+      }
+      free_slots -= slots;
+      stack[depth++] = {static_cast<std::uint32_t>(next + 1 - nodes),
+                        static_cast<std::uint32_t>(stop - nodes)};
+      next = top;
+      top += slots;
+      stop = top;
+      end -= slots;
+      i = first;
+      continue;
+    }
+    i = first;
   }
 
   next_value:
+    ++next;
     while (next == stop) {
       if (depth == 0) goto done;
       const parse_frame f = stack[--depth];
@@ -442,16 +488,35 @@ mpk::error document::run(const std::byte* const begin, const std::size_t n, cons
       stop = nodes + f.end;
     }
   }
+#undef MPK_FAIL_
+#undef MPK_CASE4_
+#undef MPK_CASE16_
 #undef MPK_NEED_
 #undef MPK_SCALAR_
 #undef MPK_PAYLOAD_
 #undef MPK_EXT_
 
 done:
-  if (p != end && !allow_trailing) return fail(errc::trailing_bytes, p);
-  size_ = size;
-  consumed_ = static_cast<std::size_t>(p - begin);
+  if (i != n && !allow_trailing) return {errc::trailing_bytes, i};
+  size_ = static_cast<std::size_t>(top - nodes);
+  consumed_ = i;
   return {};
+}
+
+MPK_ALWAYS_INLINE detail::sticky_error document::run(const std::byte* const in, const std::size_t n,
+                                                     const limits& lim,
+                                                     const bool allow_trailing) noexcept {
+  if (n == 0) return {errc::truncated, 0};
+  // A first guess that fits typical messages (a node per 2 input bytes: a map of short keys
+  // and small values takes about 1 per 3) without committing the worst case (a node per
+  // byte) for string-heavy input; the arena grows on demand, never beyond a node per byte.
+  if (!reserve_nodes(std::min<std::size_t>(n, n / 2 + 16), 0)) return {errc::out_of_memory, 0};
+  if (lim.max_str_len >= 31 && lim.max_array_len >= 15 && lim.max_map_len >= 15) [[likely]] {
+    const detail::sticky_error e = parse_loop<false>(in, n, lim, allow_trailing);
+    if (e.code != errc::truncated) [[likely]]
+      return e;
+  }
+  return parse_loop<true>(in, n, lim, allow_trailing);
 }
 
 // --- comparison --------------------------------------------------------------------------
@@ -490,7 +555,9 @@ bool operator==(const element& a, const element& b) {
   // Blocks of children still to compare: (first in a, first in b, count). The order of the
   // comparisons does not matter for equality, so a plain work list does.
   struct block {
-    std::uint32_t fa, fb, count;
+    const node* fa;
+    const node* fb;
+    std::uint32_t count;
   };
   if (!same_shallow(*a.n_, a.input_, *b.n_, b.input_)) return false;
   if (!is_container(a.n_->tag)) return true;
@@ -498,7 +565,8 @@ bool operator==(const element& a, const element& b) {
   const auto push = [&](const node& x, const node& y) {
     const auto count = static_cast<std::uint32_t>(x.payload >> 32);
     if (count != 0)
-      work.push_back({static_cast<std::uint32_t>(x.payload), static_cast<std::uint32_t>(y.payload),
+      work.push_back({&x + static_cast<std::uint32_t>(x.payload),
+                      &y + static_cast<std::uint32_t>(y.payload),
                       x.tag == type::map ? 2 * count : count});
   };
   push(*a.n_, *b.n_);
@@ -506,8 +574,8 @@ bool operator==(const element& a, const element& b) {
     const block blk = work.back();
     work.pop_back();
     for (std::uint32_t i = 0; i < blk.count; ++i) {
-      const node& x = a.base_[blk.fa + i];
-      const node& y = b.base_[blk.fb + i];
+      const node& x = blk.fa[i];
+      const node& y = blk.fb[i];
       if (!same_shallow(x, a.input_, y, b.input_)) return false;
       if (is_container(x.tag)) push(x, y);
     }
@@ -517,9 +585,9 @@ bool operator==(const element& a, const element& b) {
 
 element element::find(const element& key) const {
   if (!is_map()) return missing();
-  const std::uint32_t first = first_child();
-  for (std::uint32_t i = first + 2 * static_cast<std::uint32_t>(size()); i != first; i -= 2) {
-    if (at_index(i - 2) == key) return at_index(i - 1);
+  const node* const first = first_child();
+  for (const node* x = first + 2 * size(); x != first; x -= 2) {
+    if (at(x - 2) == key) return at(x - 1);
   }
   return missing();
 }

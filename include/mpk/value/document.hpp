@@ -66,8 +66,9 @@ namespace detail {
 /// One value of a document: 16 bytes.
 ///
 /// `payload` holds the value of a scalar (uint/sint as 64 bits, bool as 0/1, float32 and
-/// float64 as their bits), the length of a str, bin or ext, and for a container the index of
-/// its first child (low 32 bits) and its count (high 32 bits: elements, or map entries).
+/// float64 as their bits), the length of a str, bin or ext, and for a container the distance
+/// in nodes from it to its first child (low 32 bits; children come after their container) and
+/// its count (high 32 bits: elements, or map entries).
 /// `offset` is where the value starts in the input; `head` is the size of its header (for a
 /// scalar: of the whole value), so str/bin/ext data start at offset + head.
 struct node {
@@ -80,6 +81,15 @@ struct node {
 };
 static_assert(sizeof(node) == 16, "mpk::detail::node must stay 16 bytes");
 static_assert(std::is_trivial_v<node>, "nodes are allocated without initialization");
+
+/// `x`, which is not null: an iterator's node. Said to the compiler, so that the checks of a
+/// missing element vanish from loops over elements and entries.
+MPK_ALWAYS_INLINE const node* not_null(const node* x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  if (x == nullptr) __builtin_unreachable();
+#endif
+  return x;
+}
 
 /// A level of the parse stack: the next child slot to fill and the end of the block.
 struct parse_frame {
@@ -99,7 +109,7 @@ class entry_iterator;
 /// A (key, value) pair of a map, as entry_iterator yields it.
 struct map_entry;
 
-/// A read-only view of one value inside a document. Cheap to copy (32 bytes); valid while the
+/// A read-only view of one value inside a document. Cheap to copy (24 bytes); valid while the
 /// document lives and is not parsed into again (and, without `copy`, while the input lives).
 ///
 /// A lookup that finds nothing (a missing key, an index past the end, a lookup on a value of
@@ -144,26 +154,13 @@ class MPK_API element {
   /// container searched).
   template <class T>
   result<T> as() const {
-    if (n_ == nullptr) return mpk::error{errc::missing_key, miss_};
     if constexpr (std::is_same_v<T, std::string>) {
-      auto s = as<std::string_view>();
-      if (!s) return s.error();
-      if (utf8_ != utf8_check::none && !is_valid_utf8(*s))
-        return mpk::error{errc::invalid_utf8, n_->offset};
-      return std::string(*s);
+      return as_slow<T>(n_, input_, miss_, utf8_);
     } else {
-      using D = detail::decoder_for<T>;
-      static_assert(!std::is_void_v<D>,
-                    "mpk::element::as<T>: T must be an integer, bool, float, double, "
-                    "std::string_view, std::string, std::span<const std::byte>, "
-                    "std::nullptr_t or mpk::ext_view");
-      if (T v{}; decoded_in_node(v)) return v;
-      // The value is complete in the input: `extent()` bytes are readable, and the document
-      // already enforced its limits.
-      const std::byte* p = input_ + n_->offset;
-      const auto d = D::template run<true>(p, p, extent(), limits::trusted());
-      if (d.ec != errc::ok) return mpk::error{d.ec, n_->offset};
-      return d.value;
+      // The families the node holds decoded inline (no result in memory, no destructor to
+      // run on the caller's side); everything else out of line.
+      if (T v{}; n_ != nullptr && decoded_in_node(v)) return v;
+      return as_slow<T>(n_, input_, miss_, utf8_);
     }
   }
 
@@ -175,7 +172,7 @@ class MPK_API element {
   /// The i-th element of an array; missing when out of range or not an array.
   element operator[](std::size_t i) const noexcept {
     if (!is_array() || i >= size()) return missing();
-    return at_index(first_child() + static_cast<std::uint32_t>(i));
+    return at(first_child() + i);
   }
 
   /// The value of the last entry whose key is the str `key` (so a duplicate key: the last one
@@ -216,17 +213,55 @@ class MPK_API element {
   friend class element_iterator;
   friend class entry_iterator;
 
-  element(const detail::node* base, const std::byte* input, std::uint32_t index,
-          utf8_check utf8) noexcept
-      : base_(base), input_(input), n_(base + index), utf8_(utf8) {}
+  element(const detail::node* n, const std::byte* input, utf8_check utf8) noexcept
+      : n_(n), input_(input), utf8_(utf8) {}
 
   element missing() const noexcept {
     element r;
     r.miss_ = static_cast<std::uint32_t>(offset());
     return r;
   }
-  element at_index(std::uint32_t i) const noexcept { return {base_, input_, i, utf8_}; }
-  std::uint32_t first_child() const noexcept { return static_cast<std::uint32_t>(n_->payload); }
+  element at(const detail::node* x) const noexcept { return {x, input_, utf8_}; }
+  /// A container's first child (its payload's low 32 bits: the distance to it in nodes).
+  const detail::node* first_child() const noexcept {
+    return n_ + static_cast<std::uint32_t>(n_->payload);
+  }
+
+  /// as<T>() where the node does not hold the value as T: a missing value, a std::string
+  /// (a copy, checked for UTF-8 by the policy), and every coercion the reader's decoder
+  /// makes (run on the value's bytes). Out of line, so that the inline part of as<T>()
+  /// stays small; the element's fields as arguments, so that the caller's element need not
+  /// live in memory.
+  template <class T>
+  MPK_NOINLINE static result<T> as_slow(const detail::node* n, const std::byte* input,
+                                        std::uint32_t miss, utf8_check utf8) {
+    element self(n, input, utf8);
+    self.miss_ = miss;
+    return self.as_decoded<T>();
+  }
+  template <class T>
+  result<T> as_decoded() const {
+    if (n_ == nullptr) return mpk::error{errc::missing_key, miss_};
+    if constexpr (std::is_same_v<T, std::string>) {
+      auto s = as<std::string_view>();
+      if (!s) return s.error();
+      if (utf8_ != utf8_check::none && !is_valid_utf8(*s))
+        return mpk::error{errc::invalid_utf8, n_->offset};
+      return std::string(*s);
+    } else {
+      using D = detail::decoder_for<T>;
+      static_assert(!std::is_void_v<D>,
+                    "mpk::element::as<T>: T must be an integer, bool, float, double, "
+                    "std::string_view, std::string, std::span<const std::byte>, "
+                    "std::nullptr_t or mpk::ext_view");
+      // The value is complete in the input: `extent()` bytes are readable, and the document
+      // already enforced its limits.
+      const std::byte* p = input_ + n_->offset;
+      const auto d = D::template run<true>(p, p, extent(), limits::trusted());
+      if (d.ec != errc::ok) return mpk::error{d.ec, n_->offset};
+      return d.value;
+    }
+  }
 
   /// The value as a T straight from its node, where the node holds it decoded and T takes it
   /// unchanged (an int in T's range, a float or double of its own width or float32 as a
@@ -234,7 +269,8 @@ class MPK_API element {
   /// then runs the reader's decoder, which alone says what every other case gives. The
   /// decoders' dispatch for the common cases (with their range rule, detail/coerce.hpp), kept
   /// for speed: W3 `read_dynamic` and the W7 `decode_*` reads of every entry (the decoder
-  /// re-reads the marker and measures the value first). Same results: tests/document_test.cpp `AsUsesTheReadersCoercions`.
+  /// re-reads the marker and measures the value first). Same results: tests/document_test.cpp
+  /// `AsUsesTheReadersCoercions`.
   template <class T>
   bool decoded_in_node(T& out) const noexcept {
     const detail::node& x = *n_;
@@ -281,9 +317,8 @@ class MPK_API element {
   /// container, up to the end of its last descendant (a walk down last children).
   std::size_t extent() const noexcept;
 
-  const detail::node* base_ = nullptr;
-  const std::byte* input_ = nullptr;
   const detail::node* n_ = nullptr;
+  const std::byte* input_ = nullptr;
   std::uint32_t miss_ = 0;
   utf8_check utf8_ = utf8_check::owned;
 };
@@ -302,28 +337,26 @@ class element_iterator {
   using reference = element;
 
   element_iterator() noexcept = default;
-  element operator*() const noexcept { return {base_, input_, i_, utf8_}; }
+  element operator*() const noexcept { return {detail::not_null(x_), input_, utf8_}; }
   element_iterator& operator++() noexcept {
-    ++i_;
+    ++x_;
     return *this;
   }
   element_iterator operator++(int) noexcept {
     auto old = *this;
-    ++i_;
+    ++x_;
     return old;
   }
   friend bool operator==(const element_iterator& a, const element_iterator& b) noexcept {
-    return a.i_ == b.i_;
+    return a.x_ == b.x_;
   }
 
  private:
   friend class element;
-  element_iterator(const detail::node* base, const std::byte* input, std::uint32_t i,
-                   utf8_check utf8) noexcept
-      : base_(base), input_(input), i_(i), utf8_(utf8) {}
-  const detail::node* base_ = nullptr;
+  element_iterator(const detail::node* x, const std::byte* input, utf8_check utf8) noexcept
+      : x_(x), input_(input), utf8_(utf8) {}
+  const detail::node* x_ = nullptr;
   const std::byte* input_ = nullptr;
-  std::uint32_t i_ = 0;
   utf8_check utf8_ = utf8_check::owned;
 };
 
@@ -337,29 +370,27 @@ class entry_iterator {
 
   entry_iterator() noexcept = default;
   map_entry operator*() const noexcept {
-    return {element(base_, input_, i_, utf8_), element(base_, input_, i_ + 1, utf8_)};
+    return {element(detail::not_null(x_), input_, utf8_), element(x_ + 1, input_, utf8_)};
   }
   entry_iterator& operator++() noexcept {
-    i_ += 2;
+    x_ += 2;
     return *this;
   }
   entry_iterator operator++(int) noexcept {
     auto old = *this;
-    i_ += 2;
+    x_ += 2;
     return old;
   }
   friend bool operator==(const entry_iterator& a, const entry_iterator& b) noexcept {
-    return a.i_ == b.i_;
+    return a.x_ == b.x_;
   }
 
  private:
   friend class element;
-  entry_iterator(const detail::node* base, const std::byte* input, std::uint32_t i,
-                 utf8_check utf8) noexcept
-      : base_(base), input_(input), i_(i), utf8_(utf8) {}
-  const detail::node* base_ = nullptr;
+  entry_iterator(const detail::node* x, const std::byte* input, utf8_check utf8) noexcept
+      : x_(x), input_(input), utf8_(utf8) {}
+  const detail::node* x_ = nullptr;  // the key of the entry
   const std::byte* input_ = nullptr;
-  std::uint32_t i_ = 0;
   utf8_check utf8_ = utf8_check::owned;
 };
 
@@ -379,16 +410,14 @@ struct element::entry_range {
 
 inline element::element_range element::elements() const noexcept {
   if (!is_array()) return {};
-  const std::uint32_t f = first_child();
-  return {{base_, input_, f, utf8_},
-          {base_, input_, f + static_cast<std::uint32_t>(size()), utf8_}};
+  const detail::node* f = first_child();
+  return {{f, input_, utf8_}, {f + size(), input_, utf8_}};
 }
 
 inline element::entry_range element::entries() const noexcept {
   if (!is_map()) return {};
-  const std::uint32_t f = first_child();
-  return {{base_, input_, f, utf8_},
-          {base_, input_, f + 2 * static_cast<std::uint32_t>(size()), utf8_}};
+  const detail::node* f = first_child();
+  return {{f, input_, utf8_}, {f + 2 * size(), input_, utf8_}};
 }
 
 inline element_iterator element::begin() const noexcept {
@@ -402,9 +431,9 @@ inline std::size_t element::extent() const noexcept {
   const detail::node* x = n_;
   // A container ends where its last child ends: walk down last children (no recursion).
   while (is_container(x->tag) && (x->payload >> 32) != 0) {
-    const auto count = static_cast<std::uint32_t>(x->payload >> 32);
-    const auto first = static_cast<std::uint32_t>(x->payload);
-    x = base_ + first + (x->tag == mpk::type::map ? 2 * count : count) - 1;
+    const auto count = static_cast<std::size_t>(x->payload >> 32);
+    x +=
+        static_cast<std::uint32_t>(x->payload) + (x->tag == mpk::type::map ? 2 * count : count) - 1;
   }
   std::size_t end = std::size_t{x->offset} + x->head;
   if (x->tag == mpk::type::str || x->tag == mpk::type::bin || x->tag == mpk::type::ext)
@@ -414,12 +443,12 @@ inline std::size_t element::extent() const noexcept {
 
 inline element element::find(std::string_view key) const noexcept {
   if (!is_map()) return missing();
-  const std::uint32_t first = first_child();
-  for (std::uint32_t i = first + 2 * static_cast<std::uint32_t>(size()); i != first; i -= 2) {
-    const detail::node& k = base_[i - 2];
+  const detail::node* const first = first_child();
+  for (const detail::node* x = first + 2 * size(); x != first; x -= 2) {
+    const detail::node& k = x[-2];
     if (k.tag == mpk::type::str && k.payload == key.size() &&
         (key.empty() || std::memcmp(input_ + k.offset + k.head, key.data(), key.size()) == 0))
-      return at_index(i - 1);
+      return at(x - 1);
   }
   return missing();
 }
@@ -474,13 +503,15 @@ class MPK_API document {
   /// Errors: those of parse().
   template <byte_input B>
   result<void> parse_into(const B& bytes, const document_options& options = {}) {
-    return parse_into_bytes(mpk::as_bytes(bytes), options);
+    if (const detail::sticky_error e = parse_into_bytes(mpk::as_bytes(bytes), options)) [[unlikely]]
+      return mpk::error(e);
+    return {};
   }
 
   /// The top-level value; missing when the document is empty.
   element root() const noexcept {
     if (size_ == 0) return {};
-    return {nodes_.get(), input_, 0, utf8_};
+    return {nodes_.get(), input_, utf8_};
   }
 
   /// Bytes of the input the top-level value took: where the next one starts with
@@ -499,13 +530,17 @@ class MPK_API document {
  private:
   static result<document> parse_bytes(std::span<const std::byte> bytes,
                                       const document_options& options);
-  result<void> parse_into_bytes(std::span<const std::byte> bytes, const document_options& options);
+  detail::sticky_error parse_into_bytes(std::span<const std::byte> bytes,
+                                        const document_options& options);
   bool reserve_nodes(std::size_t n, std::size_t keep) noexcept;
   bool reserve_stack(std::size_t n) noexcept;
   mpk::error check_utf8() const noexcept;
   mpk::error check_duplicate_keys() const noexcept;
-  mpk::error run(const std::byte* begin, std::size_t size, const limits& lim,
-                 bool allow_trailing) noexcept;
+  detail::sticky_error run(const std::byte* in, std::size_t n, const limits& lim,
+                           bool allow_trailing) noexcept;
+  template <bool Exact>
+  detail::sticky_error parse_loop(const std::byte* in, std::size_t n, const limits& lim,
+                                  bool allow_trailing) noexcept;
 
   std::unique_ptr<detail::node[]> nodes_;
   std::size_t node_capacity_ = 0;
