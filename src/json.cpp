@@ -34,7 +34,8 @@ constexpr std::uint64_t high_bits = ones * 0x80;
 
 /// The high bit of each byte of `w` below n (n <= 0x80), and maybe of bytes after such a
 /// byte (a borrow): nonzero if and only if one of the 8 bytes is below n, since a borrow
-/// only starts at a byte that is flagged rightly.
+/// only starts at a byte that is flagged rightly. Callers load `w` in native byte order and
+/// test the result for zero only, which does not depend on that order.
 constexpr std::uint64_t bytes_below(std::uint64_t w, std::uint64_t n) noexcept {
   return (w - ones * n) & ~w & high_bits;
 }

@@ -58,6 +58,9 @@ using uchar = unsigned char;
 constexpr std::uint64_t high_bits_8 = 0x8080808080808080u;   // bit 7 of each byte
 constexpr std::uint64_t non_ascii_16 = 0xff80ff80ff80ff80u;  // bits 7..15 of each unit
 
+/// Native byte order. Its users only mask a bit of every byte (or a unit's bits, a char16_t
+/// staying whole in its 16-bit lane either way) or hand the word to pack_ascii4, so no code
+/// depends on where a byte lands.
 inline std::uint64_t load64(const void* p) noexcept {
   std::uint64_t v;
   std::memcpy(&v, p, sizeof v);

@@ -36,7 +36,8 @@ namespace detail {
 
 /// True when the n bytes at p are ASCII, for n <= 32 (false for longer ones): at most four
 /// overlapping 8-byte loads, so the short keys and values that fill most messages need no
-/// call to the UTF-8 validator. Reads only [p, p + n).
+/// call to the UTF-8 validator. Reads only [p, p + n). Any byte order: the loaded words are
+/// only ORed and masked with a bit of every byte, so where each byte lands does not matter.
 MPK_ALWAYS_INLINE bool short_ascii(const char* p, std::size_t n) noexcept {
   auto word = [p](std::size_t at) {
     std::uint64_t v;
