@@ -61,7 +61,10 @@ inline constexpr bool is_character_v =
 /// Copies `n` bytes from `src` to `dst`: for n <= 32 with two fixed-size moves that overlap
 /// in the middle instead of a call to memcpy, whose call costs more than the copy for the
 /// short keys and strings most messages hold. Reads only [src, src + n), writes only
-/// [dst, dst + n); both loads happen before the stores.
+/// [dst, dst + n); both loads happen before the stores. 16..32 bytes is marked unlikely so that
+/// GCC lays out the shorter sizes (most keys) as the fall-through path: without the hint it
+/// placed the 8..15 case out of line, one more jump per short string (W2
+/// ascii_8_write 37.0 -> 36.0 instructions per value; no other mpk cell moved by 0.5%).
 inline void copy_bytes(std::byte* dst, const char* src, std::size_t n) noexcept {
   auto twice = [dst, src, n]<std::size_t W>() {
     unsigned char head[W], tail[W];
@@ -72,7 +75,7 @@ inline void copy_bytes(std::byte* dst, const char* src, std::size_t n) noexcept 
   };
   if (n > 32) {
     std::memcpy(dst, src, n);
-  } else if (n >= 16) {
+  } else if (n >= 16) [[unlikely]] {
     twice.template operator()<16>();
   } else if (n >= 8) {
     twice.template operator()<8>();
