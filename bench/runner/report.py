@@ -11,7 +11,7 @@ import os
 import re
 import statistics
 
-from resultformat import read_rows
+from resultformat import NOISY_PCT, read_rows
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -185,8 +185,9 @@ def cell_marks(r):
 
 
 LEGEND = ("Marks: **bold** = fastest of the row; ≠ = different bytes from mpk (values still right; the "
-          "reason is listed under the table); ~ = noisy (spread of the repetitions, (max − min) / "
-          "median, over 5%: rerun before drawing conclusions); ✗ = wrong values or error (a failure); "
+          "reason is listed under the table); ~ = noisy (robust spread of the repetitions, their "
+          "median absolute deviation / median, over 5%: fewer than half of them within 5% of the median; "
+          "rerun before drawing conclusions); ✗ = wrong values or error (a failure); "
           "— = not run; an empty cell means the implementation cannot express that case.")
 
 
@@ -308,13 +309,9 @@ def markdown(rows, machine):
             w(md_table(g, display, verdicts=True))
         if name == "build_matrix" and machine.get("matrix_m32"):
             w("32-bit x86 (`-m32`): %s.\n\n" % machine["matrix_m32"])
-        noisy = [r for r in rs if r["noisy"] == "yes"]
-        spread_of = {(r["case"], r["implementation"]): r["spread_pct"] for r in noisy}
-        if noisy:
-            w("Noisy cells (spread over 5%%): %d of %d, largest %.1f%% (%s, %s).\n\n" % (
-                len(noisy), len(rs), max(float(r["spread_pct"]) for r in noisy),
-                *max(((r["case"], r["implementation"]) for r in noisy),
-                     key=lambda ci: float(spread_of[ci]))))
+        n = noise(rs)
+        if n["noisy"] or n["noisy_range"]:
+            w(noise_counts(n) + "\n\n")
         lines = verification_lines(rs)
         if lines:
             w("Verification, cells that are not \"same bytes\" / \"same values\":\n\n")
@@ -481,17 +478,46 @@ def fastest_per_language(rows):
     return out
 
 
+def pct(r, column):
+    """A spread column of a row as a float, or None when empty."""
+    return float(r[column]) if r.get(column) else None
+
+
 def noise(rows):
-    """(noisy cells, timed cells, median spread %, {language: (noisy, timed)})."""
-    timed = [r for r in rows if ns(r) is not None and r["spread_pct"]]
-    noisy = [r for r in timed if r["noisy"] == "yes"]
+    """The noise of the timed cells: {"timed", "noisy" (by the robust spread, spread_pct; None
+    when no cell has one: a run before it was recorded), "noisy_range" (by the range,
+    range_pct), "median_spread", "median_range", "per": {language: [noisy, noisy by the range,
+    timed]}, "largest": the row of the largest robust spread}."""
+    timed = [r for r in rows if ns(r) is not None and (r.get("spread_pct") or r.get("range_pct"))]
+    robust = [r for r in timed if pct(r, "spread_pct") is not None]
+    ranged = [r for r in timed if pct(r, "range_pct") is not None]
     per = {}
     for r in timed:
-        n = per.setdefault(r["language"], [0, 0])
-        n[1] += 1
-        n[0] += r["noisy"] == "yes"
-    spread = statistics.median(float(r["spread_pct"]) for r in timed) if timed else None
-    return len(noisy), len(timed), spread, per
+        n = per.setdefault(r["language"], [0, 0, 0])
+        n[0] += (pct(r, "spread_pct") or 0) > NOISY_PCT
+        n[1] += (pct(r, "range_pct") or 0) > NOISY_PCT
+        n[2] += 1
+    return {
+        "timed": len(timed),
+        "noisy": sum((pct(r, "spread_pct") or 0) > NOISY_PCT for r in robust) if robust else None,
+        "noisy_range": sum(pct(r, "range_pct") > NOISY_PCT for r in ranged),
+        "median_spread": statistics.median(pct(r, "spread_pct") for r in robust) if robust else None,
+        "median_range": statistics.median(pct(r, "range_pct") for r in ranged) if ranged else None,
+        "per": per,
+        "largest": max(robust, key=lambda r: pct(r, "spread_pct")) if robust else None,
+    }
+
+
+def noise_counts(n):
+    """"N of M cells noisy (robust spread over 5%); K of M by the range, the measure of earlier
+    runs", from noise()."""
+    t = n["timed"]
+    by_range = "%d of %d by the range ((max − min) / median), the measure of earlier runs" % (n["noisy_range"], t)
+    if n["noisy"] is None:
+        return "Noisy cells: %s (this run recorded no robust spread)." % by_range
+    big = n["largest"]
+    return "Noisy cells: %d of %d (robust spread over 5%%; largest %.1f%%, %s, %s); %s." % (
+        n["noisy"], t, pct(big, "spread_pct"), big["case"], big["implementation"], by_range)
 
 
 def verification_counts(rows):
@@ -510,13 +536,24 @@ def verification_sentence(rows):
 
 
 def noise_sentence(rows):
-    n, t, spread, per = noise(rows)
+    n = noise(rows)
+    t = n["timed"]
     if not t:
         return "No timed cells."
-    langs = sorted(per, key=lambda l: LANG_ORDER.index(l) if l in LANG_ORDER else 99)
-    return ("Noise: %d of %d timed cells are noisy (spread of the repetitions over 5%%); median spread "
-            "%.1f%%. By language: %s." % (n, t, spread, ", ".join("%s %d of %d" % (l, per[l][0], per[l][1])
-                                                                   for l in langs)))
+    langs = sorted(n["per"], key=lambda l: LANG_ORDER.index(l) if l in LANG_ORDER else 99)
+    per = n["per"]
+    medians = ", ".join("median %s %.1f%%" % (what, n[k]) for what, k in (("robust spread", "median_spread"),
+                                                                        ("range", "median_range"))
+                        if n[k] is not None)
+    if n["noisy"] is None:
+        return ("Noise: %d of %d timed cells are noisy by the range of their repetitions ((max − min) / "
+                "median over 5%%; this run recorded no robust spread); %s. By language: %s." % (
+                    n["noisy_range"], t, medians, ", ".join("%s %d of %d" % (l, per[l][1], per[l][2]) for l in langs)))
+    return ("Noise: %d of %d timed cells are noisy (robust spread over 5%%: the median absolute deviation of "
+            "the repetitions over their median); %d of %d by the range ((max − min) / median over 5%%), the "
+            "measure of earlier runs; %s. By language: %s." % (
+                n["noisy"], t, n["noisy_range"], t, medians,
+                ", ".join("%s %d of %d (by the range %d)" % (l, per[l][0], per[l][2], per[l][1]) for l in langs)))
 
 
 SUMMARY_LEGEND = ("Per workload and operation: mpk's figure and the fastest other implementation's "
@@ -828,7 +865,8 @@ def html_report(rows, machine):
                         w("<td>")
                         continue
                     cls = "n best" if fastest.get(c) == i else ("n bad" if r["verdict"] in ("wrong_values", "error") else "n")
-                    tip = "%s; spread %s%%; %s reps; %s" % (r["verdict"], r["spread_pct"], r["repetitions"], r["verification"])
+                    tip = "%s; spread %s%% (range %s%%); %s reps; %s" % (r["verdict"], r["spread_pct"] or "?", r["range_pct"] or "?",
+                                                                       r["repetitions"], r["verification"])
                     ir = instructions(r)
                     w("<td class='%s' title='%s'>%s%s <small>%s</small>%s" % (
                         cls, e(tip, quote=True), e(fmt(value_of(r, display), display)),
@@ -836,9 +874,9 @@ def html_report(rows, machine):
                         "<small class=ir>%s instr.</small>" % e(fmt_count(ir)) if ir else ""))
                 w("</tr>\n")
             w("</table></div>\n")
-        noisy = [r for r in rs if r["noisy"] == "yes"]
-        if noisy:
-            w("<p>Noisy cells (~, spread over 5%%): %d of %d.</p>\n" % (len(noisy), len(rs)))
+        n = noise(rs)
+        if n["noisy"] or n["noisy_range"]:
+            w("<p>%s</p>\n" % e(noise_counts(n).replace("Noisy cells:", "Noisy cells (~):")))
         lines = verification_lines(rs)
         if lines:
             w("<ul>" + "".join("<li>%s, %s: %s — %s" % (e(i), e(", ".join(cs)), e(v.replace("_", " ")), e(t))
@@ -886,6 +924,10 @@ def compare(dir_a, dir_b, out=None):
     if ma.get("mode") != mb.get("mode"):
         w("**Warning:** A is a %s run and B a %s run: their data sizes and timings differ, so these "
           "ratios compare unlike things.\n\n" % (ma.get("mode"), mb.get("mode")))
+    for label, rows in (("A", ra), ("B", rb)):
+        n = noise(rows)
+        if n["timed"]:
+            w("%s: %s\n\n" % (label, noise_counts(n)))
     by_w = {}
     for r in rb:
         if (r["workload"], r["case"], r["implementation"]) in a:

@@ -27,7 +27,7 @@ sys.path.insert(0, HERE)
 
 import explain  # noqa: E402
 import report  # noqa: E402
-from resultformat import read_rows, write_rows  # noqa: E402
+from resultformat import cell_stats, format_repetitions, read_rows, write_rows  # noqa: E402
 
 BUILD_DIR_DEFAULT = os.path.join(ROOT, "build", "bench")
 
@@ -270,7 +270,10 @@ def cpp_package(impl):
 
 def cpp_rows(cpp_dir, machine):
     """Converts mpk_bench's CSVs (workload,case,implementation,ns_per_<unit>_median or a
-    rate, spread_pct,repetitions,verification) to the shared format."""
+    rate, spread_pct,repetitions,verification,range_pct,repetition_values: the value of every
+    repetition in the median column's unit, space-separated, in the order they ran) to
+    the shared format; the spread columns are computed from the repetitions (cell_stats), or,
+    for tables of earlier runs without them, the range mpk_bench gave."""
     rows = []
     if not os.path.isdir(cpp_dir):
         return rows
@@ -283,6 +286,8 @@ def cpp_rows(cpp_dir, machine):
             unit, to_ns = cpp_unit(header[3])
             for rec in r:
                 w, c, impl, med, spread, reps, ver = rec[:7]
+                values = [to_ns(x) for x in rec[header.index("repetition_values")].split()] \
+                    if "repetition_values" in header and med else []
                 verdict = "same_values"
                 low = ver.lower()
                 for prefix, v in CPP_VERDICTS:
@@ -291,14 +296,14 @@ def cpp_rows(cpp_dir, machine):
                         break
                 if not med and verdict != "wrong_values":
                     verdict = "error"
-                rows.append({
+                rows.append(cell_stats({
                     "workload": w, "case": c, "implementation": impl, "language": cpp_package(impl)[0],
                     "version": machine.get("cpp_versions", {}).get(impl, ""), "unit": unit,
-                    "ns_per_unit": "%.4f" % to_ns(med) if med else "", "spread_pct": spread, "repetitions": reps,
-                    "noisy": "" if not spread else ("yes" if float(spread) > 5 else "no"),
+                    "ns_per_unit": "%.4f" % to_ns(med) if med else "", "spread_pct": "", "range_pct": spread,
+                    "repetitions": reps, "noisy": "" if not spread else ("yes" if float(spread) > 5 else "no"),
                     "verdict": verdict, "verification": ver, "encoded_bytes": "",
-                    "alloc_bytes_per_op": "", "allocs_per_op": "",
-                })
+                    "alloc_bytes_per_op": "", "allocs_per_op": "", "repetitions_ns": format_repetitions(values),
+                }))
     return rows
 
 
@@ -593,7 +598,7 @@ def main_run(a):
     for name, _, _ in hs:
         path = os.path.join(raw, name + ".csv")
         if os.path.exists(path):
-            rows += read_rows(path)
+            rows += [cell_stats(r) for r in read_rows(path)]
     if a.matrix:
         matrix_rows, matrix_status = run_matrix(a, raw, machine)
         rows += matrix_rows

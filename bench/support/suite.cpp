@@ -221,18 +221,30 @@ namespace {
 
 struct stats {
   double median = 0;
-  double spread_pct = 0;
+  double spread_pct = 0;  ///< robust: median absolute deviation / median, in %
+  double range_pct = 0;   ///< (max - min) / median, in % (the spread of earlier runs)
   std::size_t n = 0;
 };
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t mid = v.size() / 2;
+  return v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+// The same statistics as the runner's (bench/runner/resultformat.py, which recomputes them
+// from the repetitions in the CSV): docs/benchmark-suite.md, "Statistics".
 stats summarize(std::vector<double> v) {
   stats s;
   s.n = v.size();
   if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  s.median = v.size() % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-  s.spread_pct = s.median > 0 ? (v.back() - v.front()) / s.median * 100.0 : 0.0;
+  s.median = median_of(v);
+  if (v.size() < 2 || s.median <= 0) return s;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  s.range_pct = (*hi - *lo) / s.median * 100.0;
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(x > s.median ? x - s.median : s.median - x);
+  s.spread_pct = median_of(dev) / s.median * 100.0;
   return s;
 }
 
@@ -345,14 +357,16 @@ std::string markdown(workload_table& t, const run_config& cfg, const std::string
   }
   md << "\n";
   if (any_noisy)
-    md << "\"noisy\": the spread of the repetitions, (max - min) / median, is over " << noisy_pct
-       << "%; rerun before drawing conclusions from that cell.\n\n";
+    md << "\"noisy\": the spread of the repetitions (median absolute deviation / median) is "
+          "over "
+       << noisy_pct << "%; rerun before drawing conclusions from that cell.\n\n";
   md << "n/a: the implementation has no equivalent; not run: filtered out of this run; "
         "(different bytes): it writes other bytes than mpk, for the reason given under "
         "Verification (its values still decode right).\n\n";
 
   // Spread table.
-  md << "### Spread of the repetitions, (max - min) / median\n\n| case |";
+  md << "### Spread of the repetitions: median absolute deviation / median (range / median)"
+        "\n\n| case |";
   for (const auto& i : impls)
     md << " " << md_escape(i.name) << " |";
   md << "\n|:--|";
@@ -367,8 +381,9 @@ std::string markdown(workload_table& t, const run_config& cfg, const std::string
         md << " |";
         continue;
       }
-      char text[32];
-      std::snprintf(text, sizeof text, "%.1f%%", summarize(x->ns_per_unit).spread_pct);
+      char text[48];
+      const stats s = summarize(x->ns_per_unit);
+      std::snprintf(text, sizeof text, "%.1f%% (%.1f%%)", s.spread_pct, s.range_pct);
       md << " " << text << " |";
     }
     md << "\n";
@@ -434,25 +449,35 @@ std::string markdown(workload_table& t, const run_config& cfg, const std::string
 std::string csv(workload_table& t, const run_config& cfg) {
   std::ostringstream out;
   out << "workload,case,implementation,ns_per_" << t.unit()
-      << "_median,spread_pct,repetitions,verification\n";
+      << "_median,spread_pct,repetitions,verification,range_pct,repetition_values\n";
   for (const auto& c : t.cases()) {
     for (const auto& i : t.implementations()) {
       const cell* x = t.find(c.name, i.name);
       if (x == nullptr || !x->registered) continue;
       if (x->ns_per_unit.empty() && x->error.empty()) continue;  // filtered out
       const stats s = summarize(x->ns_per_unit);
-      std::string median, spread;
+      std::string median, spread, range, values;
       if (x->error.empty()) {
-        char a[32], b[32];
+        char a[32], b[32], r[32];
         std::snprintf(a, sizeof a, "%.4f", s.median);
         std::snprintf(b, sizeof b, "%.2f", s.spread_pct);
+        std::snprintf(r, sizeof r, "%.2f", s.range_pct);
         median = a;
         spread = b;
+        range = r;
+        // Every repetition, in the order they ran (the runner computes its statistics
+        // from these).
+        for (double v : x->ns_per_unit) {
+          char e[32];
+          std::snprintf(e, sizeof e, "%s%.6g", values.empty() ? "" : " ", v);
+          values += e;
+        }
       }
       std::string verdict = x->verification;
       if (!x->error.empty()) verdict = "ERROR: " + x->error;
       out << t.name() << "," << c.name << "," << i.name << "," << median << "," << spread << ","
-          << (x->error.empty() ? s.n : 0) << "," << csv_field(verdict) << "\n";
+          << (x->error.empty() ? s.n : 0) << "," << csv_field(verdict) << "," << range << ","
+          << values << "\n";
     }
   }
   (void)cfg;

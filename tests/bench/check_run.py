@@ -142,6 +142,18 @@ def main(d):
         if r["verdict"] in ("same_bytes", "different_bytes", "same_values"):
             check(r["ns_per_unit"] and float(r["ns_per_unit"]) > 0, "%s verified but not timed" % cell)
             check(r["repetitions"] and int(r["repetitions"]) >= 1, "%s has no repetitions" % cell)
+            # The spreads (docs/benchmark-suite.md, "Statistics"): computed by the runner from
+            # every repetition's time, the robust one never above the range, noisy by the robust one.
+            reps = r["repetitions_ns"].split()
+            check(len(reps) == int(r["repetitions"] or 0), "%s: %d repetition times for %s repetitions"
+                  % (cell, len(reps), r["repetitions"]))
+            if check(r["spread_pct"] and r["range_pct"], "%s: no spread_pct or range_pct" % cell):
+                check(float(r["spread_pct"]) <= float(r["range_pct"]) + 0.01,
+                      "%s: robust spread %s above the range %s" % (cell, r["spread_pct"], r["range_pct"]))
+                # (the flag is from the unrounded spread: "5.00" may be either)
+                check(abs(float(r["spread_pct"]) - 5) <= 0.005 or
+                      r["noisy"] == ("yes" if float(r["spread_pct"]) > 5 else "no"),
+                      "%s: noisy %r with a spread of %s%%" % (cell, r["noisy"], r["spread_pct"]))
             if r["verdict"] == "different_bytes":
                 check(r["verification"].startswith("different bytes") and not r["verification"].startswith("different bytes (not"),
                       "%s: different bytes without a reason (%s)" % (cell, r["verification"]))
@@ -172,6 +184,8 @@ def main(d):
         columns = {c.strip().replace("\\|", "|") for line in headers for c in re.split(r"(?<!\\)\|", line)}
         for impl in sorted({r["implementation"] for r in rows if r["workload"] == w}):
             check(impl in columns, "report.md: %s has no column for %s" % (w, impl))
+    check(re.search(r"Noise: \d+ of \d+ timed cells are noisy \(robust spread over 5%.*; \d+ of \d+ by the range", md),
+          "report.md: the summary does not give both noisy counts (robust spread and range)")
     check("## Published figures of implementations that cannot run here" in md, "report.md: no published figures")
     for what, why in not_run.items():
         check("- %s: %s." % (what, why) in md, "report.md does not say that %s was not run" % what)

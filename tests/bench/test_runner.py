@@ -4,6 +4,7 @@ repetitions in, and the comparison of two result folders. Run by tests/bench/run
 (python3 -m unittest)."""
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -14,7 +15,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import explain  # noqa: E402
 import report  # noqa: E402
 import run  # noqa: E402
+import resultformat  # noqa: E402
 from resultformat import FIELDS, read_rows, write_rows  # noqa: E402
+
+# The header of the harnesses' CSVs and of the result folders before range_pct (2026-12).
+OLD_CORE = ["workload", "case", "implementation", "language", "version", "unit", "ns_per_unit", "spread_pct",
+            "repetitions", "noisy", "verdict", "verification", "encoded_bytes", "alloc_bytes_per_op", "allocs_per_op"]
 
 
 def f64(x):
@@ -96,7 +102,9 @@ class ReportTest(unittest.TestCase):
                 report.compare(a, b, out)
             finally:
                 sys.stdout = old
-        self.assertIn("| 2.00x |", open(out).read())
+        text = open(out).read()
+        self.assertIn("| 2.00x |", text)
+        self.assertIn("A: Noisy cells: 0 of 1 (robust spread over 5%", text)
 
 
 class RunCheckTest(unittest.TestCase):
@@ -126,6 +134,98 @@ class ReferenceCaseTest(unittest.TestCase):
         self.assertEqual(explain.reference_case("lua_bench", "iary10"), "iary10")
 
 
+class StatisticsTest(unittest.TestCase):
+    """The spread of a cell's repetitions (resultformat.py; docs/benchmark-suite.md, "Statistics")."""
+
+    def test_one_slow_repetition_sets_the_range_not_the_robust_spread(self):
+        v = [100, 101, 102, 150, 99]  # median 101; deviations 1 0 1 49 2: their median is 1
+        self.assertAlmostEqual(resultformat.spread_pct(v), 100 / 101)
+        self.assertAlmostEqual(resultformat.range_pct(v), 51 / 101 * 100)
+
+    def test_repetitions_that_disagree_make_the_robust_spread_large(self):
+        v = [100, 120, 80, 100, 110]  # median 100; deviations 0 20 20 0 10: median 10
+        self.assertAlmostEqual(resultformat.spread_pct(v), 10.0)
+        self.assertAlmostEqual(resultformat.range_pct(v), 40.0)
+        self.assertAlmostEqual(resultformat.spread_pct([1, 2, 3, 4]), 40.0)  # median 2.5, MAD 1
+        self.assertEqual(resultformat.spread_pct([5.0]), 0.0)
+        self.assertEqual(resultformat.range_pct([5.0]), 0.0)
+
+    def test_at_most_five_percent_when_half_lie_within_five_percent(self):
+        # 3 of 5 within 5% of the median (itself and two more): not noisy however far the others.
+        self.assertLessEqual(resultformat.spread_pct([100, 104.9, 95.1, 300, 10]), 5.0)
+        # Only the median itself and one more within 5%: noisy.
+        self.assertGreater(resultformat.spread_pct([100, 104.9, 94, 300, 10]), 5.0)
+
+    def test_cell_stats_from_the_repetitions(self):
+        r = resultformat.cell_stats({"repetitions_ns": "100 101 102 150 99", "spread_pct": "", "noisy": ""})
+        self.assertEqual((r["spread_pct"], r["range_pct"], r["noisy"], r["repetitions"]), ("0.99", "50.50", "no", "5"))
+        r = resultformat.cell_stats({"repetitions_ns": "100 120 80 100 110"})
+        self.assertEqual((r["spread_pct"], r["noisy"]), ("10.00", "yes"))
+        untimed = {"repetitions_ns": "", "spread_pct": "", "noisy": ""}
+        self.assertEqual(resultformat.cell_stats(dict(untimed)), untimed)
+
+
+class HarnessInterleavingTest(unittest.TestCase):
+    """The Python harness (as the JavaScript, Ruby and C# ones) runs repetition k of every
+    implementation of a case before repetition k + 1 of any, the first one rotating."""
+
+    def test_rounds_rotate_and_long_operations_drop_out(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "harness",
+                                        "python"))
+        import harness  # noqa: E402
+        order = []
+
+        class Fake:
+            def __init__(self, name, reps):
+                self.name, self.reps, self.samples = name, reps, []
+
+            def rep(self):
+                order.append(self.name)
+                self.samples.append(1.0)
+
+        fakes = [Fake("a", 5), Fake("b", 5), Fake("c", 3)]
+        harness.time_interleaved(fakes)
+        self.assertEqual("".join(order), "abc" "bca" "cab" "ab" "ba")
+        self.assertEqual([len(f.samples) for f in fakes], [5, 5, 3])
+
+
+    HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "harness")
+    EXPECTED = "abc" "bca" "cab" "ab" "ba"  # a and b: 5 repetitions, c: 3
+
+    @unittest.skipUnless(shutil.which("node"), "no node")
+    def test_javascript(self):
+        path = os.path.abspath(os.path.join(self.HARNESS, "js", "harness.js"))
+        script = """
+const Module = require('module'), fs = require('fs'), p = require('path');
+const file = %s;
+const m = new Module(file, null);
+m.filename = file;
+m.paths = Module._nodeModulePaths(p.dirname(file));
+m._compile(fs.readFileSync(file, 'utf8').replace(/process\\.exitCode = main\\(\\);\\s*$/, '')
+  + '\\nmodule.exports = { timeInterleaved };', file);
+const order = [];
+const t = (name, reps) => ({ op: () => { order.push(name); }, units: 1, batch: 1, reps, samples: [] });
+const ts = [t('a', 5), t('b', 5), t('c', 3)];
+m.exports.timeInterleaved(ts);
+console.log(order.join('') + ' ' + ts.map((x) => x.samples.length).join(','));
+""" % json.dumps(path)
+        out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout.strip()
+        self.assertEqual(out, self.EXPECTED + " 5,5,3")
+
+    @unittest.skipUnless(shutil.which("ruby"), "no ruby")
+    def test_ruby(self):
+        path = os.path.abspath(os.path.join(self.HARNESS, "ruby", "harness.rb"))
+        script = """
+eval(File.read(%s).sub(/^exit main\\(ARGV\\.dup\\)\\s*\\z/, ''))
+order = +''
+ts = [['a', 5], ['b', 5], ['c', 3]].map { |n, r| Timed.new(-> { order << n }, 1, 1, r, []) }
+time_interleaved(ts)
+puts "#{order} #{ts.map { |x| x.samples.size }.join(',')}"
+""" % json.dumps(path)
+        out = subprocess.run(["ruby", "-e", script], capture_output=True, text=True, check=True).stdout.strip()
+        self.assertEqual(out, self.EXPECTED + " 5,5,3")
+
+
 class CppTablesTest(unittest.TestCase):
     def cpp_folder(self, header, lines):
         d = tempfile.mkdtemp()
@@ -144,6 +244,19 @@ class CppTablesTest(unittest.TestCase):
         r = run.cpp_rows(d, {})[0]
         self.assertEqual((r["unit"], r["verdict"]), ("op", "same_bytes"))
         self.assertAlmostEqual(float(r["ns_per_unit"]), 250.0)
+
+    def test_spread_from_the_repetitions(self):
+        d = self.cpp_folder("workload,case,implementation,ns_per_map_median,spread_pct,repetitions,verification,"
+                            "range_pct,repetition_values",
+                            ["flat_maps,write,mpk,101,0.99,5,same bytes,50.50,100 101 102 150 99"])
+        r = run.cpp_rows(d, {})[0]
+        self.assertEqual((r["spread_pct"], r["range_pct"], r["noisy"]), ("0.99", "50.50", "no"))
+        self.assertEqual(r["repetitions_ns"].split(), ["100.0000", "101.0000", "102.0000", "150.0000", "99.0000"])
+        # A table of an earlier run: its spread_pct is the range.
+        d = self.cpp_folder("workload,case,implementation,ns_per_map_median,spread_pct,repetitions,verification",
+                            ["flat_maps,write,mpk,101,50.5,5,same bytes"])
+        r = run.cpp_rows(d, {})[0]
+        self.assertEqual((r["spread_pct"], r["range_pct"], r["noisy"]), ("", "50.5", "yes"))
 
     def test_unknown_median_column_is_an_error(self):
         d = self.cpp_folder("workload,case,implementation,furlongs_median,spread_pct,repetitions,verification",
@@ -263,6 +376,32 @@ class SummaryTest(unittest.TestCase):
         self.assertIn("class=chart", html)  # the bars of the ratio to mpk
         self.assertIn("overflow-x:auto", html)  # wide tables scroll inside their box
 
+    def test_noise_states_both_counts(self):
+        rows = [dict(case="write", implementation=i, language="C++", ns_per_unit="10", spread_pct=s, range_pct=g,
+                     noisy="yes" if float(s) > 5 else "no")
+                for i, s, g in (("mpk", "1", "30"), ("msgpack-cxx", "12", "40"), ("msgpack-c", "2", "3"))]
+        md, html = self.report_of(rows)
+        self.assertIn("Noise: 1 of 3 timed cells are noisy (robust spread over 5%", md)
+        self.assertIn("2 of 3 by the range ((max − min) / median over 5%), the measure of earlier runs", md)
+        self.assertIn("Noisy cells: 1 of 3 (robust spread over 5%; largest 12.0%, write, msgpack-cxx); 2 of 3 by "
+                      "the range", md)
+        self.assertIn("2 of 3 by the range", html)
+
+    def test_noise_of_an_earlier_run(self):
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "flat_maps.csv"), "w") as f:
+            f.write(",".join(OLD_CORE) + "\n")
+            for i, spread in (("mpk", "30"), ("msgpack-c", "3")):
+                r = row(workload="flat_maps", unit="map", implementation=i, language="C++", spread_pct=spread,
+                        noisy="yes" if float(spread) > 5 else "no")
+                f.write(",".join(r[k] for k in OLD_CORE) + "\n")
+        with open(os.path.join(d, "machine.json"), "w") as f:
+            json.dump({"mode": "full"}, f)
+        report.write_reports(d)
+        md = open(os.path.join(d, "report.md")).read()
+        self.assertIn("Noise: 1 of 2 timed cells are noisy by the range of their repetitions", md)
+        self.assertIn("this run recorded no robust spread", md)
+
     def test_ratio_bars(self):
         bars = report.ratio_bars([row(workload="flat_maps", **r) for r in self.ROWS])
         got = {i: round(x, 3) for i, _, x, _ in bars["flat_maps"]}
@@ -301,8 +440,11 @@ class InstructionsTest(unittest.TestCase):
         d = tempfile.mkdtemp()
         path = os.path.join(d, "h.csv")
         with open(path, "w") as f:
-            f.write(",".join(FIELDS[:15]) + "\n" + ",".join(row()[k] for k in FIELDS[:15]) + "\n")
-        self.assertEqual(read_rows(path)[0]["instructions_per_unit"], "")
+            f.write(",".join(OLD_CORE) + "\n" + ",".join(row(spread_pct="7.5")[k] for k in OLD_CORE) + "\n")
+        r = read_rows(path)[0]
+        self.assertEqual(r["instructions_per_unit"], "")
+        # An earlier file's spread_pct was the range: it moves to range_pct (no robust spread).
+        self.assertEqual((r["range_pct"], r["spread_pct"]), ("7.5", ""))
 
 
 class InterleavingTest(unittest.TestCase):

@@ -66,38 +66,53 @@ public static class Program
         int failed = 0;
         using var csv = new StreamWriter(outPath, false, new UTF8Encoding(false)) { NewLine = "\n" };
         csv.WriteLine("workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,"
-                      + "noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op");
-        foreach (var c in todo)
+                      + "noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op,repetitions_ns");
+        // The cells of one case (workload/case), in the order listed: verified one by one, then
+        // timed together, their repetitions interleaved (Timing.Interleave).
+        var inv = System.Globalization.CultureInfo.InvariantCulture;
+        foreach (var group in todo.GroupBy(c => (c.Workload, c.Case)))
         {
-            Verdict v;
-            try { v = c.Verify(); }
-            catch (Exception e) { v = new Verdict("error", $"{e.GetType().Name}: {e.Message}"); }
-            string text = v.Text;
-            if (v.Kind == "different_bytes" && v.Encoded is not null && bytesDir is not null)
+            var results = new List<(Cell Cell, Verdict V, string Text, Timing.Timed? T)>();
+            foreach (var c in group)
             {
-                string rel = Path.Combine(c.Impl, c.Workload, c.Case + ".msgpack");
-                Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(bytesDir, rel))!);
-                File.WriteAllBytes(Path.Combine(bytesDir, rel), v.Encoded);
-                text = "bytes:" + rel;
+                Verdict v;
+                try { v = c.Verify(); }
+                catch (Exception e) { v = new Verdict("error", $"{e.GetType().Name}: {e.Message}"); }
+                string text = v.Text;
+                if (v.Kind == "different_bytes" && v.Encoded is not null && bytesDir is not null)
+                {
+                    string rel = Path.Combine(c.Impl, c.Workload, c.Case + ".msgpack");
+                    Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(bytesDir, rel))!);
+                    File.WriteAllBytes(Path.Combine(bytesDir, rel), v.Encoded);
+                    text = "bytes:" + rel;
+                }
+                results.Add((c, v with { Encoded = null }, text, null));
             }
-            string median = "", spread = "", reps = "", noisy = "", alloc = "";
-            if (v.Ok)
+            for (int k = 0; k < results.Count; k++)
+                if (results[k].V.Ok) results[k] = results[k] with { T = Timing.Prepare(results[k].Cell.Op, results[k].Cell.Units, quick) };
+            Timing.Interleave(results.Where(r => r.T is not null).Select(r => r.T!).ToList());
+            foreach (var (c, v, text, t) in results)
             {
-                var m = Timing.Measure(c.Op, c.Units, quick);
-                median = m.Median.ToString("F4", System.Globalization.CultureInfo.InvariantCulture);
-                spread = m.Spread.ToString("F2", System.Globalization.CultureInfo.InvariantCulture);
-                reps = m.Repetitions.ToString();
-                noisy = m.Spread > 5 ? "yes" : "no";
-                alloc = m.AllocBytesPerUnit.ToString("F1", System.Globalization.CultureInfo.InvariantCulture);
+                string median = "", spread = "", reps = "", noisy = "", alloc = "", samples = "";
+                if (t is not null)
+                {
+                    var m = t.Result();
+                    median = m.Median.ToString("F4", inv);
+                    spread = m.Spread.ToString("F2", inv);
+                    reps = m.Repetitions.ToString();
+                    noisy = m.Spread > 5 ? "yes" : "no";
+                    alloc = m.AllocBytesPerUnit.ToString("F1", inv);
+                    samples = string.Join(" ", t.Samples.Select(x => x.ToString("F4", inv)));
+                }
+                else failed++;
+                csv.WriteLine(string.Join(",", new[]
+                {
+                    c.Workload, c.Case, c.Impl, Language, Versions.Of(c.Impl), c.Unit, median, spread, reps, noisy,
+                    v.Kind, text, v.Size < 0 ? "" : v.Size.ToString(), alloc, "", samples,
+                }.Select(Csv)));
+                csv.Flush();
+                Console.WriteLine($"CELL {c.Id} {v.Kind}");
             }
-            else failed++;
-            csv.WriteLine(string.Join(",", new[]
-            {
-                c.Workload, c.Case, c.Impl, Language, Versions.Of(c.Impl), c.Unit, median, spread, reps, noisy,
-                v.Kind, text, v.Size < 0 ? "" : v.Size.ToString(), alloc, "",
-            }.Select(Csv)));
-            csv.Flush();
-            Console.WriteLine($"CELL {c.Id} {v.Kind}");
         }
         return failed > 0 ? 1 : 0;
     }
@@ -132,7 +147,8 @@ public static class Versions
 /// <summary>How .NET cells are timed (docs/benchmark-suite.md, ".NET"): a warm-up that lasts
 /// until the JIT's tiering has settled (batches of the operation timed until two in a row
 /// agree within 2%, after at least 0.5 s and 30 calls), then 5 repetitions of ~0.25 s (3 for
-/// an operation of 2 s or more), each after a full collection.</summary>
+/// an operation of 2 s or more), each after a full collection, interleaved with those of the
+/// other implementations of the case.</summary>
 public static class Timing
 {
     public sealed record Result(double Median, double Spread, int Repetitions, double AllocBytesPerUnit);
@@ -149,7 +165,31 @@ public static class Timing
         return Seconds(Stopwatch.GetTimestamp() - t);
     }
 
-    public static Result Measure(Func<long> op, long units, bool quick)
+    /// <summary>A cell being timed: its operation (warmed up), batch, repetitions, and the
+    /// samples (ns per unit of each repetition, in the order they ran).</summary>
+    public sealed class Timed(Func<long> op, long units, long batch, int reps)
+    {
+        public Func<long> Op { get; } = op;
+        public long Units { get; } = units;
+        public long Batch { get; } = batch;
+        public int Reps { get; } = reps;
+        public List<double> Samples { get; } = new();
+        public long Allocated { get; set; }
+
+        /// <summary>Median, range % ((max - min) / median; the runner computes the robust
+        /// spread from the samples), repetitions, bytes allocated per unit.</summary>
+        public Result Result()
+        {
+            var v = Samples.OrderBy(x => x).ToArray();
+            int n = v.Length;
+            double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+            double spread = median > 0 ? (v[^1] - v[0]) / median * 100 : 0;
+            return new Result(median, spread, n, Allocated / (double)(Batch * n * Units));
+        }
+    }
+
+    /// <summary>The warm-up; sizes the batch.</summary>
+    public static Timed Prepare(Func<long> op, long units, bool quick)
     {
         var (warm, target, reps, minCalls) = quick ? (0.01, 0.02, 3, 3) : (0.5, 0.25, 5, 30);
         // Warm-up, first part: a fixed time and number of calls (tier-0 code is counted and
@@ -179,20 +219,34 @@ public static class Timing
                 prev = cur;
             }
         }
-        var samples = new double[reps];
-        long allocated = 0;
-        for (int r = 0; r < reps; r++)
-        {
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-            long a0 = GC.GetAllocatedBytesForCurrentThread();
-            double s = Batch(op, batch);
-            allocated += GC.GetAllocatedBytesForCurrentThread() - a0;
-            samples[r] = s * 1e9 / (batch * units);
-        }
-        Array.Sort(samples);
-        double median = reps % 2 == 1 ? samples[reps / 2] : (samples[reps / 2 - 1] + samples[reps / 2]) / 2;
-        double spread = median > 0 ? (samples[^1] - samples[0]) / median * 100 : 0;
-        return new Result(median, spread, reps, allocated / (double)(batch * reps * units));
+        return new Timed(op, units, batch, reps);
+    }
+
+    /// <summary>One repetition, after a full collection.</summary>
+    public static void Rep(Timed t)
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        long a0 = GC.GetAllocatedBytesForCurrentThread();
+        double s = Batch(t.Op, t.Batch);
+        t.Allocated += GC.GetAllocatedBytesForCurrentThread() - a0;
+        t.Samples.Add(s * 1e9 / (t.Batch * t.Units));
+    }
+
+    /// <summary>The repetitions of the implementations of one case, interleaved
+    /// (docs/benchmark-suite.md, "Interleaving"; as mpk_bench's suite::register_benchmarks):
+    /// repetition k of every implementation before repetition k + 1 of any, the first
+    /// implementation rotating (A B C, B C A, ...). One with fewer repetitions (a long
+    /// operation) drops out of the later rounds.</summary>
+    public static void Interleave(List<Timed> timed)
+    {
+        int n = timed.Count;
+        int rounds = timed.Count == 0 ? 0 : timed.Max(t => t.Reps);
+        for (int k = 0; k < rounds; k++)
+            for (int j = 0; j < n; j++)
+            {
+                var t = timed[(k + j) % n];
+                if (t.Samples.Count < t.Reps) Rep(t);
+            }
     }
 }

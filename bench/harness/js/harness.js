@@ -638,12 +638,14 @@ const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 // MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches and warm-up, as many
 // repetitions.
 const SHORT = process.env.MPK_BENCH_SHORT === '1';
-function measure(op, units, quick, verified = 0) {
+// Warms the operation up and sizes its batch: returns what timeRep needs, with the number of
+// repetitions it gets.
+function prepare(op, units, quick, verified = 0) {
   const [warm, target, reps] = quick ? [0.01, 0.02, 3] : SHORT ? [0.03, 0.05, 5] : [0.1, 0.25, 5];
   const warmCap = SHORT ? 0.2 : 1; // seconds: the warm-up ends after 3 calls or this
   // In the default mode an operation of 0.5 s or more counts as long (a 20-minute run).
   const longOp = SHORT ? 0.5 : LONG_OP;
-  if (verified >= longOp && !quick) return timeReps(op, units, 1, 3);
+  if (verified >= longOp && !quick) return { op, units, batch: 1, reps: 3, samples: [] };
   const t0 = process.hrtime.bigint();
   let calls = 0;
   let elapsed;
@@ -655,25 +657,44 @@ function measure(op, units, quick, verified = 0) {
     if (elapsed >= warm && (calls >= 3 || elapsed >= warmCap)) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
-  return timeReps(op, units, batch, elapsed / calls >= longOp ? 3 : reps); // see LONG_OP
+  return { op, units, batch, reps: elapsed / calls >= longOp ? 3 : reps, samples: [] }; // see LONG_OP
 }
 
-function timeReps(op, units, batch, reps) {
-  const samples = [];
-  for (let rep = 0; rep < reps; rep++) {
-    collectGarbage();
-    const s = process.hrtime.bigint();
-    for (let k = 0; k < batch; k++) { const r = op(); sink += r === undefined ? 0 : 1; }
-    samples.push(Number(process.hrtime.bigint() - s) / (batch * units));
+// One repetition: a batch of calls, in ns per unit, appended to t.samples.
+function timeRep(t) {
+  collectGarbage();
+  const s = process.hrtime.bigint();
+  for (let k = 0; k < t.batch; k++) { const r = t.op(); sink += r === undefined ? 0 : 1; }
+  t.samples.push(Number(process.hrtime.bigint() - s) / (t.batch * t.units));
+}
+
+// The repetitions of the implementations of one case, interleaved (docs/benchmark-suite.md,
+// "Interleaving"; as mpk_bench's suite::register_benchmarks): repetition k of every
+// implementation before repetition k + 1 of any, the first implementation rotating (A B C,
+// B C A, C A B...). An implementation with fewer repetitions (a long operation) drops out of
+// the later rounds.
+function timeInterleaved(timings) {
+  const n = timings.length;
+  const rounds = Math.max(0, ...timings.map((t) => t.reps));
+  for (let k = 0; k < rounds; k++) {
+    for (let j = 0; j < n; j++) {
+      const t = timings[(k + j) % n];
+      if (t.samples.length < t.reps) timeRep(t);
+    }
   }
-  samples.sort((a, b) => a - b);
-  const n = samples.length;
-  const median = n % 2 ? samples[(n - 1) / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
-  return [median, median > 0 ? ((samples[n - 1] - samples[0]) / median) * 100 : 0, n];
+}
+
+// [median, range %, repetitions] of the samples (the runner computes the robust spread from
+// the samples themselves: the repetitions_ns column).
+function summary(samples) {
+  const v = [...samples].sort((a, b) => a - b);
+  const n = v.length;
+  const median = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return [median, median > 0 ? ((v[n - 1] - v[0]) / median) * 100 : 0, n];
 }
 
 const HEADER = 'workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,'
-  + 'noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op';
+  + 'noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op,repetitions_ns';
 const csvField = (s) => { s = String(s); return /[,"\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; };
 
 function fnv1a64(buf) {
@@ -756,25 +777,43 @@ function main() {
   const fd = fs.openSync(opt.out, 'w');
   fs.writeSync(fd, HEADER + '\n');
   let failed = 0;
+  // The cells of one case (workload/case), in the order listed: verified one by one, then
+  // timed together, their repetitions interleaved.
+  const groups = new Map();
   for (const c of todo) {
-    const state = {};
-    let verdict, text, size;
-    const v0 = process.hrtime.bigint();
-    try { [verdict, text, size] = c.verify(state); } catch (e) { [verdict, text, size] = ['error', `${e.name}: ${e.message}`, null]; }
-    if (verdict === 'different_bytes' && opt['bytes-dir'] && state.encoded) {
-      const rel = path.join(c.impl.replace('/', '_'), c.workload, c.case + '.msgpack');
-      fs.mkdirSync(path.dirname(path.join(opt['bytes-dir'], rel)), { recursive: true });
-      fs.writeFileSync(path.join(opt['bytes-dir'], rel), state.encoded);
-      text = 'bytes:' + rel;
+    const key = `${c.workload}/${c.case}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(c);
+  }
+  for (const group of groups.values()) {
+    const results = group.map((c) => {
+      const state = {};
+      let verdict, text, size;
+      const v0 = process.hrtime.bigint();
+      try { [verdict, text, size] = c.verify(state); } catch (e) { [verdict, text, size] = ['error', `${e.name}: ${e.message}`, null]; }
+      const verified = Number(process.hrtime.bigint() - v0) / 1e9;
+      if (verdict === 'different_bytes' && opt['bytes-dir'] && state.encoded) {
+        const rel = path.join(c.impl.replace('/', '_'), c.workload, c.case + '.msgpack');
+        fs.mkdirSync(path.dirname(path.join(opt['bytes-dir'], rel)), { recursive: true });
+        fs.writeFileSync(path.join(opt['bytes-dir'], rel), state.encoded);
+        text = 'bytes:' + rel;
+      }
+      return { c, verdict, text, size, verified };
+    });
+    const timed = results.filter((r) => ['same_bytes', 'different_bytes', 'same_values'].includes(r.verdict));
+    for (const r of timed) r.timing = prepare(r.c.op, r.c.units, !!opt.quick, r.verified);
+    timeInterleaved(timed.map((r) => r.timing));
+    for (const { c, verdict, text, size, timing } of results) {
+      let median = '', spread = '', reps = '', noisy = '', samples = '';
+      if (timing) {
+        const [m, s, n] = summary(timing.samples);
+        median = m.toFixed(4); spread = s.toFixed(2); reps = n; noisy = s > 5 ? 'yes' : 'no';
+        samples = timing.samples.map((x) => x.toFixed(4)).join(' ');
+      } else failed++;
+      fs.writeSync(fd, [c.workload, c.case, c.impl, LANGUAGE, versions[c.impl], c.unit, median, spread, reps, noisy,
+        verdict, text, size == null ? '' : size, '', '', samples].map(csvField).join(',') + '\n');
+      console.log(`CELL ${c.id} ${verdict}`);
     }
-    let median = '', spread = '', reps = '', noisy = '';
-    if (['same_bytes', 'different_bytes', 'same_values'].includes(verdict)) {
-      const [m, s, n] = measure(c.op, c.units, !!opt.quick, Number(process.hrtime.bigint() - v0) / 1e9);
-      median = m.toFixed(4); spread = s.toFixed(2); reps = n; noisy = s > 5 ? 'yes' : 'no';
-    } else failed++;
-    fs.writeSync(fd, [c.workload, c.case, c.impl, LANGUAGE, versions[c.impl], c.unit, median, spread, reps, noisy,
-      verdict, text, size == null ? '' : size, '', ''].map(csvField).join(',') + '\n');
-    console.log(`CELL ${c.id} ${verdict}`);
   }
   fs.closeSync(fd);
   return failed ? 1 : 0;

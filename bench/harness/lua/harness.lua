@@ -360,10 +360,14 @@ local function measure(op, units, quick)
     for _ = 1, batch do op() end
     samples[r] = (os.clock() - s) * 1e9 / (batch * units)
   end
+  -- The samples in the order they ran (the repetitions_ns column: the runner computes the
+  -- robust spread from them), then sorted for the median and the range.
+  local inorder = {}
+  for r = 1, #samples do inorder[r] = string.format('%.4f', samples[r]) end
   table.sort(samples)
   local n = #samples
   local median = n % 2 == 1 and samples[(n + 1) / 2] or (samples[n / 2] + samples[n / 2 + 1]) / 2
-  return median, median > 0 and (samples[n] - samples[1]) / median * 100 or 0, n
+  return median, median > 0 and (samples[n] - samples[1]) / median * 100 or 0, n, table.concat(inorder, ' ')
 end
 
 local function csv(s)
@@ -457,7 +461,7 @@ local function main(argv)
   local version = 'lua-MessagePack ' .. mp._VERSION .. ' / ' .. (IS_JIT and jit.version or _VERSION)
   local f = assert(io.open(opt.out, 'w'))
   f:write('workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,'
-          .. 'noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op\n')
+          .. 'noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op,repetitions_ns\n')
   local failed = 0
   for _, c in ipairs(todo) do
     local state = {}
@@ -470,15 +474,16 @@ local function main(argv)
       b:write(state.encoded); b:close()
       text = 'bytes:' .. rel .. ((text ~= nil and text ~= '') and ('; ' .. text) or '')
     end
-    local median, spread, reps, noisy = '', '', '', ''
+    local median, spread, reps, noisy, samples = '', '', '', '', ''
     if verdict == 'same_bytes' or verdict == 'different_bytes' or verdict == 'same_values' then
-      local m, s, n = measure(c.op, c.units, opt.quick)
+      local m, s, n
+      m, s, n, samples = measure(c.op, c.units, opt.quick)
       median, spread, reps, noisy = string.format('%.4f', m), string.format('%.2f', s), n, s > 5 and 'yes' or 'no'
     else
       failed = failed + 1
     end
     local row = { c.workload, c.case, IMPL, LANGUAGE, version, c.unit, median, spread, reps, noisy, verdict,
-                  text or '', size or '', '', '' }
+                  text or '', size or '', '', '', samples }
     for i = 1, #row do row[i] = csv(row[i]) end
     f:write(table.concat(row, ',') .. '\n')
     f:flush()

@@ -478,34 +478,57 @@ LONG_OP = 2.0  # seconds
 SHORT = os.environ.get("MPK_BENCH_SHORT") == "1"
 
 
-def measure(op, units, quick):
-    warm, target, reps = (0.01, 0.02, 3) if quick else (0.03, 0.05, 5) if SHORT else (0.1, 0.25, 5)
-    t0 = time.perf_counter()
-    calls = 0
-    while True:
-        op()
-        calls += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= warm:
-            break
-    batch = max(1, int(target / (elapsed / calls)))
-    samples = []
-    if elapsed / calls >= LONG_OP:  # long operations: 3 repetitions (docs/benchmark-suite.md)
-        reps = 3
-    for _ in range(reps):
+class Timing:
+    """One cell's timing: its operation warmed up, the batch sized, its samples (ns per unit of
+    each repetition, in the order they ran)."""
+
+    def __init__(self, op, units, quick):
+        warm, target, reps = (0.01, 0.02, 3) if quick else (0.03, 0.05, 5) if SHORT else (0.1, 0.25, 5)
+        t0 = time.perf_counter()
+        calls = 0
+        while True:
+            op()
+            calls += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= warm:
+                break
+        self.op, self.units = op, units
+        self.batch = max(1, int(target / (elapsed / calls)))
+        # long operations: 3 repetitions (docs/benchmark-suite.md)
+        self.reps = 3 if elapsed / calls >= LONG_OP else reps
+        self.samples = []
+
+    def rep(self):
+        op, batch = self.op, self.batch
         s = time.perf_counter_ns()
         for _ in range(batch):
             op()
-        samples.append((time.perf_counter_ns() - s) / (batch * units))
-    samples.sort()
-    n = len(samples)
-    median = samples[n // 2] if n % 2 else (samples[n // 2 - 1] + samples[n // 2]) / 2
-    spread = (samples[-1] - samples[0]) / median * 100 if median > 0 else 0.0
-    return median, spread, n
+        self.samples.append((time.perf_counter_ns() - s) / (batch * self.units))
+
+    def summary(self):
+        """(median, range %, repetitions); the runner computes the robust spread from the
+        samples (the repetitions_ns column)."""
+        v = sorted(self.samples)
+        n = len(v)
+        median = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+        return median, (v[-1] - v[0]) / median * 100 if median > 0 else 0.0, n
+
+
+def time_interleaved(timings):
+    """The repetitions of the implementations of one case, interleaved (docs/benchmark-suite.md,
+    "Interleaving"; as mpk_bench's suite::register_benchmarks): repetition k of every
+    implementation before repetition k + 1 of any, the first implementation rotating (A B, B A,
+    ...). One with fewer repetitions (a long operation) drops out of the later rounds."""
+    n = len(timings)
+    for k in range(max((t.reps for t in timings), default=0)):
+        for j in range(n):
+            t = timings[(k + j) % n]
+            if len(t.samples) < t.reps:
+                t.rep()
 
 
 HEADER = ("workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,"
-          "noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op")
+          "noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op,repetitions_ns")
 
 
 def csv_field(s):
@@ -538,30 +561,44 @@ def main():
     failed = 0
     with open(a.out, "w") as out:
         out.write(HEADER + "\n")
+        # The cells of one case (workload/case), in the order listed: verified one by one,
+        # then timed together, their repetitions interleaved.
+        groups = {}
         for c, r in todo:
-            state = {"ref": r}
-            try:
-                verdict, text, size = c.verify(state)
-            except Exception as e:  # a library error is a failed cell, not a crash of the run
-                verdict, text, size = "error", "%s: %s" % (type(e).__name__, e), None
-            if verdict == "different_bytes" and a.bytes_dir and "encoded" in state:
-                path = os.path.join(a.bytes_dir, c.impl, c.workload, c.case + ".msgpack")
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "wb") as f:
-                    f.write(state["encoded"])
-                text = "bytes:" + os.path.relpath(path, a.bytes_dir)
-            median = spread = reps = ""
-            if verdict in ("same_bytes", "different_bytes", "same_values"):
-                m, s, n = measure(c.op, c.units, a.quick)
-                median, spread, reps = "%.4f" % m, "%.2f" % s, n
-            else:
-                failed += 1
-            noisy = "" if spread == "" else ("yes" if float(spread) > 5 else "no")
-            out.write(",".join(csv_field(x) for x in (
-                c.workload, c.case, c.impl, LANGUAGE, versions[c.impl], c.unit, median, spread, reps,
-                noisy, verdict, text, "" if size is None else size, "", "")) + "\n")
-            out.flush()
-            print("CELL %s %s" % (c.id, verdict), flush=True)
+            groups.setdefault((c.workload, c.case), []).append((c, r))
+        for group in groups.values():
+            results = []
+            for c, r in group:
+                state = {"ref": r}
+                try:
+                    verdict, text, size = c.verify(state)
+                except Exception as e:  # a library error is a failed cell, not a crash of the run
+                    verdict, text, size = "error", "%s: %s" % (type(e).__name__, e), None
+                if verdict == "different_bytes" and a.bytes_dir and "encoded" in state:
+                    path = os.path.join(a.bytes_dir, c.impl, c.workload, c.case + ".msgpack")
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    with open(path, "wb") as f:
+                        f.write(state["encoded"])
+                    text = "bytes:" + os.path.relpath(path, a.bytes_dir)
+                results.append([c, verdict, text, size, None])
+            for res in results:
+                if res[1] in ("same_bytes", "different_bytes", "same_values"):
+                    res[4] = Timing(res[0].op, res[0].units, a.quick)
+            time_interleaved([res[4] for res in results if res[4]])
+            for c, verdict, text, size, timing in results:
+                median = spread = reps = samples = ""
+                if timing:
+                    m, s, n = timing.summary()
+                    median, spread, reps = "%.4f" % m, "%.2f" % s, n
+                    samples = " ".join("%.4f" % x for x in timing.samples)
+                else:
+                    failed += 1
+                noisy = "" if spread == "" else ("yes" if float(spread) > 5 else "no")
+                out.write(",".join(csv_field(x) for x in (
+                    c.workload, c.case, c.impl, LANGUAGE, versions[c.impl], c.unit, median, spread, reps,
+                    noisy, verdict, text, "" if size is None else size, "", "", samples)) + "\n")
+                out.flush()
+                print("CELL %s %s" % (c.id, verdict), flush=True)
     return 1 if failed else 0
 
 

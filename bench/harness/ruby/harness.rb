@@ -402,7 +402,11 @@ end
 
 def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 
-def measure(op, units, quick)
+# A cell being timed: its operation (warmed up), batch, repetitions and samples (ns per unit
+# of each repetition, in the order they ran).
+Timed = Struct.new(:op, :units, :batch, :reps, :samples)
+
+def prepare(op, units, quick)
   # MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
   warm, target, reps = if quick then [0.01, 0.02, 3]
                        elsif ENV['MPK_BENCH_SHORT'] == '1' then [0.03, 0.05, 5]
@@ -418,15 +422,38 @@ def measure(op, units, quick)
   per_call = (now - t0) / calls
   batch = [1, (target / per_call).to_i].max
   reps = 3 if per_call >= 2.0 # long operations: 3 repetitions (docs/benchmark-suite.md)
-  samples = Array.new(reps) do
-    s = Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
-    batch.times { op.call }
-    (Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond) - s).to_f / (batch * units)
-  end.sort
+  Timed.new(op, units, batch, reps, [])
+end
+
+def time_rep(t)
+  s = Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
+  t.batch.times { t.op.call }
+  t.samples << (Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond) - s).to_f / (t.batch * t.units)
+end
+
+# The repetitions of the implementations of one case, interleaved (docs/benchmark-suite.md,
+# "Interleaving"; as mpk_bench's suite::register_benchmarks): repetition k of every
+# implementation before repetition k + 1 of any, the first one rotating (A B, B A, ...). One
+# with fewer repetitions (a long operation) drops out of the later rounds.
+def time_interleaved(timings)
+  n = timings.size
+  rounds = timings.map(&:reps).max || 0
+  rounds.times do |k|
+    n.times do |j|
+      t = timings[(k + j) % n]
+      time_rep(t) if t.samples.size < t.reps
+    end
+  end
+end
+
+# [median, range %, repetitions, objects allocated by one more call] (the runner computes the
+# robust spread from the samples: the repetitions_ns column).
+def summary(t)
+  samples = t.samples.sort
   n = samples.size
   median = n.odd? ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2
   before = GC.stat(:total_allocated_objects)
-  op.call
+  t.op.call
   allocs = GC.stat(:total_allocated_objects) - before
   [median, median.positive? ? (samples[-1] - samples[0]) / median * 100 : 0.0, n, allocs]
 end
@@ -505,33 +532,45 @@ def main(argv)
   failed = 0
   File.open(opt[:out], 'w') do |f|
     f.puts 'workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,' \
-           'noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op'
-    todo.each do |c|
-      state = {}
-      verdict, text, size = begin
-        c.verify.call(state)
-      rescue StandardError => e
-        ['error', "#{e.class}: #{e.message}", nil]
+           'noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op,repetitions_ns'
+    # The cells of one case (workload/case), in the order listed: verified one by one, then
+    # timed together, their repetitions interleaved.
+    todo.group_by { |c| [c.workload, c.case] }.each_value do |group|
+      results = group.map do |c|
+        state = {}
+        verdict, text, size = begin
+          c.verify.call(state)
+        rescue StandardError => e
+          ['error', "#{e.class}: #{e.message}", nil]
+        end
+        if verdict == 'different_bytes' && opt[:bytes_dir] && state[:encoded]
+          rel = File.join(c.impl, c.workload, "#{c.case}.msgpack")
+          path = File.join(opt[:bytes_dir], rel)
+          FileUtils.mkdir_p(File.dirname(path))
+          File.binwrite(path, state[:encoded])
+          text = "bytes:#{rel}"
+        end
+        [c, verdict, text, size, nil]
       end
-      if verdict == 'different_bytes' && opt[:bytes_dir] && state[:encoded]
-        rel = File.join(c.impl, c.workload, "#{c.case}.msgpack")
-        path = File.join(opt[:bytes_dir], rel)
-        FileUtils.mkdir_p(File.dirname(path))
-        File.binwrite(path, state[:encoded])
-        text = "bytes:#{rel}"
+      results.each do |r|
+        r[4] = prepare(r[0].op, r[0].units, opt[:quick]) if %w[same_bytes different_bytes same_values].include?(r[1])
       end
-      row = [c.workload, c.case, c.impl, LANGUAGE, versions[c.impl], c.unit, '', '', '', '', verdict, text, size || '', '', '']
-      if %w[same_bytes different_bytes same_values].include?(verdict)
-        m, s, n, allocs = measure(c.op, c.units, opt[:quick])
-        row[6..9] = [format('%.4f', m), format('%.2f', s), n, s > 5 ? 'yes' : 'no']
-        row[14] = format('%.2f', allocs.to_f / c.units)
-      else
-        failed += 1
+      time_interleaved(results.map { |r| r[4] }.compact)
+      results.each do |c, verdict, text, size, t|
+        row = [c.workload, c.case, c.impl, LANGUAGE, versions[c.impl], c.unit, '', '', '', '', verdict, text, size || '', '', '', '']
+        if t
+          m, s, n, allocs = summary(t)
+          row[6..9] = [format('%.4f', m), format('%.2f', s), n, s > 5 ? 'yes' : 'no']
+          row[14] = format('%.2f', allocs.to_f / c.units)
+          row[15] = t.samples.map { |x| format('%.4f', x) }.join(' ')
+        else
+          failed += 1
+        end
+        f.puts row.map { |x| csv(x) }.join(',')
+        f.flush
+        puts "CELL #{c.id} #{verdict}"
+        $stdout.flush
       end
-      f.puts row.map { |x| csv(x) }.join(',')
-      f.flush
-      puts "CELL #{c.id} #{verdict}"
-      $stdout.flush
     end
   end
   failed.zero? ? 0 : 1
