@@ -369,8 +369,9 @@ def operation(workload, case):
 
 
 def is_mpk(impl):
-    """mpk and its variants (mpk-value, "mpk, gcc -O2"): never "another implementation"."""
-    return impl == "mpk" or impl.startswith("mpk-") or impl.startswith("mpk,")
+    """mpk and its variants (mpk-value, "mpk, gcc -O2", the tool's commands mpk_get and
+    mpk_to_json): never "another implementation"."""
+    return impl == "mpk" or impl.startswith(("mpk-", "mpk,", "mpk_"))
 
 
 def ns(r):

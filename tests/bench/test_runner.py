@@ -364,6 +364,16 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(dec[3:7], ["40.0 ns/map", "msgpackr 20.0 ns/map", "0.50×", "0 of 1"])
         self.assertEqual(dec[7:10], ["—", "—", "—"])  # no other C/C++ implementation decodes
 
+    def test_the_tools_commands_are_mpk(self):
+        # json/cli_select_w7_medium compares the mpk tool's commands: mpk is measured there,
+        # with no other implementation (not "mpk not measured").
+        self.assertTrue(report.is_mpk("mpk_get") and report.is_mpk("mpk_to_json"))
+        self.assertFalse(report.is_mpk("msgpack-c") or report.is_mpk("to_json_jq"))
+        rows = [dict(case="cli_select", implementation=i, language="C++", ns_per_unit=t)
+                for i, t in (("mpk_get", "1"), ("mpk_to_json", "3"))]
+        md, _ = self.report_of(rows)
+        self.assertIn("no other implementation", summary_line(md, "flat_maps", "cli select"))
+
     def test_fastest_per_language_verification_and_noise(self):
         md, html = self.report_of(self.ROWS)
         langs = {l.split("|")[1].strip(): l for l in md.splitlines() if l.startswith("| JavaScript") or
