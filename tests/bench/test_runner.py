@@ -66,6 +66,15 @@ def row(**kw):
     return base
 
 
+def reports_of(d, mode):
+    """Writes a machine.json of `mode` into the folder `d`, then its reports; returns the text
+    of report.md and of report.html."""
+    with open(os.path.join(d, "machine.json"), "w") as f:
+        json.dump({"mode": mode}, f)
+    report.write_reports(d)
+    return open(os.path.join(d, "report.md")).read(), open(os.path.join(d, "report.html")).read()
+
+
 class ReportTest(unittest.TestCase):
     def folder(self, rows, mode="full"):
         d = tempfile.mkdtemp()
@@ -307,17 +316,13 @@ class ReportColumnsTest(unittest.TestCase):
                 ns_per_unit="100000", verdict="different_bytes", verification="different bytes: x"),
             row(workload="strings_binary", case="write_bin_1m", implementation="msgpack-python", unit="value",
                 ns_per_unit="200000", verdict="same_bytes")])
-        with open(os.path.join(d, "machine.json"), "w") as f:
-            json.dump({"mode": "full"}, f)
-        report.write_reports(d)
-        md = open(os.path.join(d, "report.md")).read()
+        md, html = reports_of(d, "full")
         self.assertIn("### Cells timed per byte", md)
         self.assertIn("### Cells timed per value", md)
         self.assertIn("**2,000**", md)  # 0.5 ns per byte = 2,000 MB/s
         verdict_rows = [l for l in md.splitlines() if l.startswith("| read_bin_1m |") and "≠ |" in l and "100,000" not in l]
         self.assertEqual(len(verdict_rows), 1)
         self.assertTrue(any(l.startswith("| write_bin_1m |") and l.endswith(" = |") for l in md.splitlines()))
-        html = open(os.path.join(d, "report.html")).read()
         self.assertEqual(html.count("<svg"), 2)
 
 
@@ -347,10 +352,7 @@ class SummaryTest(unittest.TestCase):
         d = tempfile.mkdtemp()
         write_rows(os.path.join(d, "flat_maps.csv"),
                    [row(workload="flat_maps", unit="map", **r) for r in rows])
-        with open(os.path.join(d, "machine.json"), "w") as f:
-            json.dump({"mode": "default"}, f)
-        report.write_reports(d)
-        return open(os.path.join(d, "report.md")).read(), open(os.path.join(d, "report.html")).read()
+        return reports_of(d, "default")
 
     def test_summary_opens_the_report(self):
         md, html = self.report_of(self.ROWS)
@@ -405,10 +407,7 @@ class SummaryTest(unittest.TestCase):
                 r = row(workload="flat_maps", unit="map", implementation=i, language="C++", spread_pct=spread,
                         noisy="yes" if float(spread) > 5 else "no")
                 f.write(",".join(r[k] for k in OLD_CORE) + "\n")
-        with open(os.path.join(d, "machine.json"), "w") as f:
-            json.dump({"mode": "full"}, f)
-        report.write_reports(d)
-        md = open(os.path.join(d, "report.md")).read()
+        md, _ = reports_of(d, "full")
         self.assertIn("Noise: 1 of 2 timed cells are noisy by the range of their repetitions", md)
         self.assertIn("this run recorded no robust spread", md)
 
