@@ -10,6 +10,7 @@
 #include "mpk/codec/describe.hpp"
 #include "mpk/detail/endian.hpp"
 #include "mpk/detail/header.hpp"
+#include "mpk/detail/level_stack.hpp"
 #include "mpk/ext/records/core.hpp"
 
 namespace mpk::inline v0 {
@@ -559,7 +560,7 @@ result<void> records_encoder::write_value(writer<buffer>& w, element v) {
     bool record;
     bool key_written;
   };
-  std::vector<frame> stack;
+  detail::basic_owed_stack<frame> stack;  // 64 levels inline: no allocation for most values
   element x = v;
   for (;;) {
     switch (x.type()) {
@@ -572,7 +573,8 @@ result<void> records_encoder::write_value(writer<buffer>& w, element v) {
           return mpk::error{errc::depth_exceeded, w.sink().size()};
         const auto n = static_cast<std::uint32_t>(x.size());
         w.begin_array(n);
-        if (n != 0) stack.push_back({x.elements().begin(), {}, n, false, false, false});
+        if (n != 0 && !stack.push({x.elements().begin(), {}, n, false, false, false}))
+          return mpk::error{errc::out_of_memory, w.sink().size()};
         break;
       }
       case type::map: {
@@ -596,7 +598,8 @@ result<void> records_encoder::write_value(writer<buffer>& w, element v) {
           write_record_head(w, key_scratch_, n);
         else
           w.begin_map(n);
-        if (n != 0) stack.push_back({{}, x.entries().begin(), n, true, all_str, false});
+        if (n != 0 && !stack.push({{}, x.entries().begin(), n, true, all_str, false}))
+          return mpk::error{errc::out_of_memory, w.sink().size()};
         break;
       }
       default:
@@ -604,10 +607,10 @@ result<void> records_encoder::write_value(writer<buffer>& w, element v) {
         break;
     }
     if (!w.ok()) return w.error();
-    while (!stack.empty() && stack.back().left == 0)
-      stack.pop_back();
+    while (!stack.empty() && stack.top().left == 0)
+      stack.pop();
     if (stack.empty()) return {};
-    frame& f = stack.back();
+    frame& f = stack.top();
     if (!f.is_map) {
       x = *f.element;
       ++f.element;

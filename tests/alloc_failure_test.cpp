@@ -158,12 +158,13 @@ TEST(AllocFailure, PackIntoANewBuffer) {
 }
 
 TEST(AllocFailure, WriteAValue) {
-  // write(value) keeps a work list of open containers: beyond its first allocation it grows,
-  // and a failure there is errc::out_of_memory in the writer (it used to throw through the
-  // noexcept pack_value and stream_writer::write, ending the program).
+  // write(value) keeps a work list of open containers: 64 levels inline, then heap memory
+  // that grows, and a failure there is errc::out_of_memory in the writer (it used to throw
+  // through the noexcept pack_value and stream_writer::write, ending the program). `deep`
+  // has 100 levels, so the list's growth is among the allocations made to fail.
   const mpk::value v = sample_value();
   mpk::value deep = nullptr;
-  for (int k = 0; k < 40; ++k)
+  for (int k = 0; k < 100; ++k)
     deep = mpk::value::array({std::move(deep), k});
   const mpk::value* const both[] = {&v, &deep};
   for (const mpk::value* x : both) {
@@ -187,8 +188,9 @@ bool collect(void* context, std::span<const std::byte> chunk) {
 }
 
 TEST(AllocFailure, StreamWriterWritingValues) {
+  // 100 levels: deeper than write(value)'s 64 inline levels, so writing allocates.
   mpk::value deep = nullptr;
-  for (int k = 0; k < 40; ++k)
+  for (int k = 0; k < 100; ++k)
     deep = mpk::value::array({std::move(deep), sample_value()});
   const bytes one = packed(deep);
   bytes out;

@@ -3,6 +3,7 @@
 // public API.
 #pragma once
 
+#include "mpk/detail/level_stack.hpp"
 #include "mpk/detail/reader_decoders.hpp"
 
 namespace mpk::inline v0 {
@@ -150,50 +151,6 @@ MPK_ALWAYS_INLINE extent value_extent(const std::byte* h, std::size_t avail,
 #undef MPK_COUNT_
 }
 
-/// The per-level counts of a walk: 64 levels inline, then heap memory that doubles as the
-/// walk goes deeper (never beyond limits::max_depth levels, nor beyond one level per input
-/// byte, since every container takes at least one byte). `T` is what a level keeps (trivially
-/// copyable): the reader's walk keeps a count, mpk::visit a count and a map flag.
-template <class T>
-class basic_owed_stack {
-  static_assert(std::is_trivially_copyable_v<T>);
-
- public:
-  basic_owed_stack() noexcept = default;
-  basic_owed_stack(const basic_owed_stack&) = delete;
-  basic_owed_stack& operator=(const basic_owed_stack&) = delete;
-  ~basic_owed_stack() {
-    if (data_ != inline_) delete[] data_;
-  }
-
-  /// False when memory ran out.
-  MPK_ALWAYS_INLINE bool push(T v) noexcept {
-    if (size_ == capacity_) [[unlikely]] {
-      if (!grow()) return false;
-    }
-    data_[size_++] = v;
-    return true;
-  }
-  MPK_ALWAYS_INLINE T pop() noexcept { return data_[--size_]; }
-
- private:
-  MPK_COLD bool grow() noexcept {
-    const std::size_t cap = capacity_ * 2;
-    auto* bigger = new (std::nothrow) T[cap];
-    if (bigger == nullptr) return false;
-    std::memcpy(bigger, data_, size_ * sizeof(T));
-    if (data_ != inline_) delete[] data_;
-    data_ = bigger;
-    capacity_ = cap;
-    return true;
-  }
-
-  static constexpr std::size_t inline_capacity = 64;
-  T inline_[inline_capacity];
-  T* data_ = inline_;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = inline_capacity;
-};
 using owed_stack = basic_owed_stack<std::size_t>;
 
 /// Where a reader points after an error in unchecked mode: every byte is 0xc1, so every

@@ -31,6 +31,7 @@
 
 #include "mpk/config.hpp"
 #include "mpk/detail/coerce.hpp"
+#include "mpk/detail/level_stack.hpp"
 #include "mpk/error.hpp"
 #include "mpk/format.hpp"
 #include "mpk/reader.hpp"
@@ -527,20 +528,14 @@ void write(writer<S>& w, const value& v) noexcept {
     std::size_t next;
     std::size_t count;
   };
-  std::vector<frame> stack;
+  detail::basic_owed_stack<frame> stack;  // 64 levels inline: no allocation for most values
   // Opens a container of n items (2 per map entry); false, and errc::out_of_memory in `w`,
   // when the work list cannot grow.
   const auto open = [&stack, &w](const value* c, std::size_t n) noexcept {
-#if __cpp_exceptions
-    try {
-#endif
-      if (n != 0) stack.push_back({c, 0, n});
-#if __cpp_exceptions
-    } catch (const std::bad_alloc&) {
+    if (n != 0 && !stack.push({c, 0, n})) [[unlikely]] {
       w.set_error(errc::out_of_memory);
       return false;
     }
-#endif
     return true;
   };
   const value* x = &v;
@@ -591,10 +586,10 @@ void write(writer<S>& w, const value& v) noexcept {
         break;
     }
     // The next item: from the innermost container that still owes one.
-    while (!stack.empty() && stack.back().next == stack.back().count)
-      stack.pop_back();
+    while (!stack.empty() && stack.top().next == stack.top().count)
+      stack.pop();
     if (stack.empty() || !w.ok()) return;
-    frame& f = stack.back();
+    frame& f = stack.top();
     const std::size_t i = f.next++;
     const value* c = f.container;
     if (const auto* a = c->get_if<value::array_type>()) {
