@@ -31,34 +31,39 @@ class basic_owed_stack {
 
   /// False when memory ran out.
   MPK_ALWAYS_INLINE bool push(T v) noexcept {
-    if (size_ == capacity_) [[unlikely]] {
+    if (end_ == limit_) [[unlikely]] {
       if (!grow()) return false;
     }
-    data_[size_++] = v;
+    *end_++ = v;
     return true;
   }
-  MPK_ALWAYS_INLINE T pop() noexcept { return data_[--size_]; }
+  MPK_ALWAYS_INLINE T pop() noexcept { return *--end_; }
   /// The innermost level; the stack must not be empty.
-  MPK_ALWAYS_INLINE T& top() noexcept { return data_[size_ - 1]; }
-  MPK_ALWAYS_INLINE bool empty() const noexcept { return size_ == 0; }
-  MPK_ALWAYS_INLINE std::size_t size() const noexcept { return size_; }
+  MPK_ALWAYS_INLINE T& top() noexcept { return end_[-1]; }
+  MPK_ALWAYS_INLINE bool empty() const noexcept { return end_ == data_; }
+  MPK_ALWAYS_INLINE std::size_t size() const noexcept {
+    return static_cast<std::size_t>(end_ - data_);
+  }
 
  private:
   MPK_COLD bool grow() noexcept {
-    const std::size_t cap = capacity_ * 2;
+    const std::size_t size = this->size();
+    const std::size_t cap = static_cast<std::size_t>(limit_ - data_) * 2;
     auto* bigger = new (std::nothrow) T[cap];
     if (bigger == nullptr) return false;
-    std::memcpy(bigger, data_, size_ * sizeof(T));
+    std::memcpy(bigger, data_, size * sizeof(T));
     if (data_ != inline_) delete[] data_;
     data_ = bigger;
-    capacity_ = cap;
+    end_ = bigger + size;
+    limit_ = bigger + cap;
     return true;
   }
 
   static constexpr std::size_t inline_capacity = 64;
+  // Pointers, not a size: top() is one load, as std::vector's back() (W7 `encode_medium`).
   T inline_[inline_capacity];
   T* data_ = inline_;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = inline_capacity;
+  T* end_ = inline_;
+  T* limit_ = inline_ + inline_capacity;
 };
 }  // namespace mpk::detail
