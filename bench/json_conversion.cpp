@@ -311,7 +311,9 @@ bool register_cli_cells(workload_table& t, const run_config& cfg, bool say) {
     const std::string cmd = command + " > /dev/null";
     cell& c = t.add(
         "cli_select_w7_medium", impl, "same text: mpk get and to-json | jq compared before timing",
-        "a child process per pass; manual time: its CPU time", [cmd, bytes](benchmark::State& st) {
+        "a child process per pass; manual time: its CPU time",
+        [cmd, bytes, count = cfg.instructions, root = cfg.out_dir](benchmark::State& st) {
+          if (count && detail::count_children(st, cmd, bytes, root)) return;
           for (auto _ : st) {
             const double sec = run_cpu_seconds(cmd);
             if (sec < 0) {

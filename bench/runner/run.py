@@ -364,21 +364,43 @@ def instruction_counts(exe, only, work_dir, progress=None):
     return parse_callgrind_dumps(work_dir), code
 
 
+def callgrind_dump(path):
+    """(desc, total Ir) of one callgrind dump: the client request it was dumped at (None for
+    other triggers, e.g. the program's end) and its total."""
+    desc, total = None, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("desc: Trigger: Client Request: "):
+                desc = line[len("desc: Trigger: Client Request: "):].strip()
+            elif line.startswith("totals:") or (total is None and line.startswith("summary:")):
+                total = int(line.split()[1])
+    return desc, total
+
+
+def children_total(directory):
+    """The total Ir of the dumps in `directory` (one per process, written at its end), or None
+    when there are none or one has no total (a process that did not finish)."""
+    try:
+        names = [n for n in sorted(os.listdir(directory)) if n.startswith("callgrind.out")]
+    except OSError:
+        return None
+    totals = [callgrind_dump(os.path.join(directory, n))[1] for n in names]
+    return sum(totals) if totals and None not in totals else None
+
+
 def parse_callgrind_dumps(work_dir):
     """{cell id: instructions per unit} from callgrind's dumps named "<benchmark> units=N"
-    (CALLGRIND_DUMP_STATS_AT in time_passes): the dump's total Ir / N."""
+    (CALLGRIND_DUMP_STATS_AT in time_passes): the dump's total Ir / N. A cell that times child
+    processes names the directory of their dumps ("<benchmark> units=N children=DIR",
+    count_children in bench/support/suite.cpp): their total Ir / N, not mpk_bench's."""
     counts = {}
     for name in sorted(os.listdir(work_dir)):
         if not name.startswith("callgrind.out"):
             continue
-        desc, total = None, None
-        with open(os.path.join(work_dir, name), errors="replace") as f:
-            for line in f:
-                if line.startswith("desc: Trigger: Client Request: "):
-                    desc = line[len("desc: Trigger: Client Request: "):].strip()
-                elif line.startswith("totals:") or (total is None and line.startswith("summary:")):
-                    total = int(line.split()[1])
-        m = re.match(r"^(\S+) units=(\d+)$", desc or "")
+        desc, total = callgrind_dump(os.path.join(work_dir, name))
+        m = re.match(r"^(\S+) units=(\d+)(?: children=(.+))?$", desc or "")
+        if m and m.group(3):
+            total = children_total(m.group(3))
         if m and total is not None and int(m.group(2)) > 0:
             counts[cpp_cell_id(m.group(1))] = total / int(m.group(2))
     return counts

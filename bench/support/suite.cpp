@@ -11,6 +11,10 @@
 #include <iostream>
 #include <sstream>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 // Instruction counts (mpk_bench --instructions under callgrind): the client requests of
 // valgrind's callgrind.h (Debian package valgrind); without the header the counts are empty.
 #if __has_include(<valgrind/callgrind.h>)
@@ -82,7 +86,6 @@ void suite::register_benchmarks(const run_config& cfg) {
       for (int r = 0; r < reps; ++r) {
         for (std::size_t k = 0; k < n; ++k) {
           const auto& [impl, c] = row_cells[(k + static_cast<std::size_t>(r)) % n];
-          if (cfg.instructions && c->manual_time) continue;  // children are not counted
           const std::string name = t->id() + "/" + row + "/" + impl;
           // The cell's name, for the instruction count's dump (Google Benchmark 1.7's State
           // does not tell its benchmark's name).
@@ -128,9 +131,62 @@ void stop_counting(const benchmark::State& state, std::size_t units) {
                                           static_cast<unsigned long long>(units));
   CALLGRIND_DUMP_STATS_AT(name.c_str());
 }
+
+bool count_children(benchmark::State& state, const std::string& command, std::size_t units,
+                    const std::string& dump_root) {
+  if (RUNNING_ON_VALGRIND == 0) return false;
+  // The children start with instrumentation on: mpk_bench's callgrind runs with
+  // --instr-atstart=no, which a traced child would inherit (and count nothing), so they get a
+  // callgrind of their own. mpk_bench's callgrind does not trace children: that valgrind runs
+  // natively.
+  std::string leaf = running_cell;
+  std::replace(leaf.begin(), leaf.end(), '/', '_');
+  const std::filesystem::path dir =
+      std::filesystem::absolute(std::filesystem::path(dump_root) / "callgrind-children" / leaf);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);  // an earlier run's dumps would be counted too
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    state.SkipWithError(("cannot create " + dir.string() + ": " + ec.message()).c_str());
+    return true;
+  }
+  const std::string out_file = "--callgrind-out-file=" + (dir / "callgrind.out.%p").string();
+  // The command as the timing runs it (std::system: /bin/sh -c), so the shell is counted too.
+  const char* const argv[] = {"valgrind",
+                              "--tool=callgrind",
+                              "--trace-children=yes",
+                              "--dump-line=no",
+                              "-q",
+                              out_file.c_str(),
+                              "/bin/sh",
+                              "-c",
+                              command.c_str(),
+                              nullptr};
+  for (auto _ : state) {
+    pid_t pid = 0;
+    int status = 0;
+    const bool ran = posix_spawnp(&pid, "valgrind", nullptr, nullptr,
+                                  const_cast<char* const*>(argv), environ) == 0 &&
+                     waitpid(pid, &status, 0) == pid;
+    if (!ran || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      state.SkipWithError("the command failed under callgrind");
+      return true;
+    }
+    // No iteration time: this pass counts, it does not time.
+  }
+  const std::string name = running_cell + " units=" +
+                           std::to_string(static_cast<unsigned long long>(state.iterations()) *
+                                          static_cast<unsigned long long>(units)) +
+                           " children=" + dir.string();
+  CALLGRIND_DUMP_STATS_AT(name.c_str());
+  return true;
+}
 #else
 void start_counting() noexcept {}
 void stop_counting(const benchmark::State&, std::size_t) {}
+bool count_children(benchmark::State&, const std::string&, std::size_t, const std::string&) {
+  return false;
+}
 #endif
 }  // namespace detail
 

@@ -58,7 +58,8 @@ struct cell {
   std::function<void(benchmark::State&)> run;  ///< the timed function, registered later
   double min_time = 0;                         ///< seconds per repetition; 0: the default
   /// The cell reports its own time (SetIterationTime), e.g. the CPU time of a child process.
-  /// Such a cell gets no instruction count: callgrind counts mpk_bench, not its children.
+  /// mpk_bench's callgrind does not count children: such a cell counts them with
+  /// detail::count_children.
   bool manual_time = false;
   int iterations = 0;  ///< a fixed number of iterations per repetition; 0: Google Benchmark's
   std::vector<double> ns_per_unit;             ///< one per repetition
@@ -141,6 +142,15 @@ void start_counting() noexcept;
 /// Under callgrind: a dump named "<benchmark> units=<units x iterations>" (the runner reads
 /// the instructions per unit from it). Nothing otherwise.
 void stop_counting(const benchmark::State& state, std::size_t units);
+/// For a cell that times `/bin/sh -c command` (a child process and its own children), under
+/// callgrind: runs it once per iteration under a callgrind of its own that follows every
+/// process (`valgrind --tool=callgrind --trace-children=yes`), one dump per process in
+/// `<dump_root>/callgrind-children/<benchmark, '/' as '_'>/`, then dumps
+/// "<benchmark> units=<units x iterations> children=<that directory>": the runner counts the
+/// children's dumps, not mpk_bench's. Returns false, having run nothing, when mpk_bench is not
+/// under valgrind.
+bool count_children(benchmark::State& state, const std::string& command, std::size_t units,
+                    const std::string& dump_root);
 }  // namespace detail
 
 /// Runs one untimed pass (the warm-up), then times one pass over a workload per iteration and

@@ -445,6 +445,27 @@ class InstructionsTest(unittest.TestCase):
         self.assertEqual(run.parse_callgrind_dumps(d), {"small_fields/read_typed/mpk": 15.0,
                                                          "flat_maps/write/msgpack-c": 250.0})
 
+    def test_cells_of_child_processes_count_the_children(self):
+        # count_children: mpk_bench's dump names the cell and the directory of one dump per
+        # child process; the count is theirs (the shell and each command of a pipeline summed),
+        # not mpk_bench's own 99.
+        d = tempfile.mkdtemp()
+        kids = os.path.join(d, "tables", "callgrind-children", "json_cli_select_w7_medium_to_json_jq")
+        os.makedirs(kids)
+        for pid, total in [(101, 250000), (102, 1750000), (103, 6000000)]:
+            with open(os.path.join(kids, "callgrind.out.%d" % pid), "w") as f:
+                f.write("desc: Trigger: Program termination\nevents: Ir\nsummary: %d\ntotals: %d\n" % (total, total))
+        empty = os.path.join(d, "tables", "callgrind-children", "json_cli_select_w7_medium_mpk_get")
+        os.makedirs(empty)
+        for k, desc in enumerate(["json/cli_select_w7_medium/to_json_jq units=1000000 children=" + kids,
+                                  "json/cli_select_w7_medium/mpk_get units=1000000 children=" + empty,
+                                  "json/to_json_w1/mpk units=1000"]):
+            with open(os.path.join(d, "callgrind.out.%d" % (k + 1)), "w") as f:
+                f.write("desc: Trigger: Client Request: %s\nevents: Ir\ntotals: 99\n" % desc)
+        # No dump of a child, no count (not mpk_bench's 99 / 10^6).
+        self.assertEqual(run.parse_callgrind_dumps(d), {"json_conversion/cli_select_w7_medium/to_json_jq": 8.0,
+                                                         "json_conversion/to_json_w1/mpk": 0.099})
+
     def test_harness_files_without_the_column_are_read(self):
         d = tempfile.mkdtemp()
         path = os.path.join(d, "h.csv")
