@@ -123,6 +123,12 @@ std::size_t mpk_decode(mpk::document& doc, bytes_view in) {
   return doc.parse_into(in) ? doc.root().size() : 0;
 }
 
+/// Decodes into a new document (its arena allocated and freed per operation): zero-copy.
+std::size_t mpk_decode_new(bytes_view in) {
+  const auto doc = mpk::document::parse(in);
+  return doc ? doc->root().size() : 0;
+}
+
 /// Decodes into a new owning mpk::value: strings and binaries copied.
 std::size_t mpk_decode_value(bytes_view in) {
   mpk::reader r(in);
@@ -262,6 +268,11 @@ bool add_document(workload_table& t, std::string_view name, bool list_only) {
       "into the input (zero-copy)",
       [c, d = std::make_shared<mpk::document>()] { return mpk_decode(*d, c->ref.bytes()); },
       size_check(items));
+  checks::add_op(
+      t, dec, "mpk-parse", mpk_dec + " (zero-copy)",
+      "mpk::document::parse into a new document per operation: its arena allocated and freed "
+      "each time, strings and binaries are views into the input (zero-copy)",
+      [c] { return mpk_decode_new(c->ref.bytes()); }, size_check(items));
   checks::add_op(
       t, dec, "mpk-value", mpk_val,
       "mpk::read_value into a new owning mpk::value (strings and binaries copied)",
@@ -655,6 +666,9 @@ bool register_documents(suite& s, const run_config& cfg) {
   t.add_implementation({"mpk", "mpk " MPK_BENCH_MPK_VERSION,
                         "this project: mpk::value (encode), mpk::document (decode, zero-copy), "
                         "stream_writer / stream_decoder, records_encoder / records_decoder"});
+  t.add_implementation({"mpk-parse", "mpk " MPK_BENCH_MPK_VERSION " (new document)",
+                        "this project: decode into a new mpk::document per operation (zero-copy, "
+                        "its memory not reused)"});
   t.add_implementation({"mpk-value", "mpk " MPK_BENCH_MPK_VERSION " (mpk::value)",
                         "this project: decode into an owning mpk::value (copying)"});
   t.add_implementation({"msgpack-cxx", "msgpack-cxx " + cxx_version(),

@@ -693,6 +693,29 @@ TEST(DocumentMemory, Array16OfNilsStaysWithinTheBound) {
   EXPECT_TRUE(doc->root()[65534].is_nil());
 }
 
+TEST(DocumentMemory, StringHeavyInputKeepsAnArenaOfItsNodes) {
+  // Four binaries of 256 KiB: 1 MiB of input, 5 nodes. The arena's first guess stays under
+  // 128 KiB (it was half a node per input byte: 8 MiB here, mapped and unmapped per new
+  // document); a dense input beyond the guess still parses, growing the arena.
+  mpk::buffer buf;
+  mpk::writer w(buf);
+  const std::vector<std::byte> blob(256 << 10, std::byte{7});
+  w.begin_array(4);
+  for (int i = 0; i < 4; ++i)
+    w.write(std::span<const std::byte>(blob));
+  ASSERT_TRUE(w.ok());
+  allocation_scope scope;
+  auto doc = document::parse(buf.bytes());
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->node_count(), 5u);
+  EXPECT_LE(scope.bytes(), std::size_t{128} << 10);
+  EXPECT_LE(doc->memory_usage(), std::size_t{128} << 10);
+  const auto nils = array16_of_nils();
+  ASSERT_TRUE(doc->parse_into(nils).has_value());
+  EXPECT_EQ(doc->node_count(), 65536u);
+  EXPECT_TRUE(doc->root()[65534].is_nil());
+}
+
 TEST(DocumentMemory, HugeDeclaredCountFailsWithoutAllocating) {
   const auto bytes = hex("dd ff ff ff ff");
   for (const mpk::limits lim : {mpk::limits{}, mpk::limits::trusted()}) {
