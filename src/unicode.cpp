@@ -49,6 +49,13 @@
 #define MPK_UNICODE_AVX512 0
 #endif
 
+// The ASCII scan ahead of UTF-8 validation reads 32 bytes per load with AVX2 (chosen at run
+// time, like SSSE3: not baseline x86-64), 16 with SSE2.
+#define MPK_UNICODE_AVX2 MPK_UNICODE_SSSE3
+#if MPK_UNICODE_AVX2
+#include <immintrin.h>
+#endif
+
 namespace mpk::inline v0 {
 namespace detail {
 namespace {
@@ -472,6 +479,80 @@ inline std::size_t decode_valid(const uchar* p, std::size_t avail, char16_t*& o)
 #endif
 #endif
 
+#if MPK_UNICODE_SSE2
+/// The length of the ASCII run that starts `p` (`n` >= 16 bytes), found a block at a time:
+/// n when all of it is ASCII, else the start of the first block that holds a non-ASCII byte
+/// (the bytes before it are all ASCII, so it is where a UTF-8 character starts). Blocks of
+/// 64 bytes, then 16, then the last 16 (overlapping the ones before).
+inline std::size_t ascii_run_sse2(const uchar* p, std::size_t n) noexcept {
+  auto load = [p](std::size_t at) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+  };
+  std::size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    const __m128i v =
+        _mm_or_si128(_mm_or_si128(load(i), load(i + 16)), _mm_or_si128(load(i + 32), load(i + 48)));
+    if (_mm_movemask_epi8(v) != 0) return i;
+  }
+  for (; n - i >= 16; i += 16) {
+    if (_mm_movemask_epi8(load(i)) != 0) return i;
+  }
+  return i == n || _mm_movemask_epi8(load(n - 16)) == 0 ? n : i;
+}
+#endif
+
+#if MPK_UNICODE_AVX2
+/// ascii_run_sse2 with AVX2 (`n` >= 32): blocks of 256 bytes (8 loads ORed, one test), then
+/// 32, then the last 32.
+[[gnu::target("avx2")]] inline __m256i load256(const uchar* p) noexcept {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+[[gnu::target("avx2")]] std::size_t ascii_run_avx2(const uchar* p, std::size_t n) noexcept {
+  const uchar* b = p;
+  for (const uchar* const stop = p + (n & ~std::size_t{255}); b != stop; b += 256) {
+    const __m256i lo = _mm256_or_si256(_mm256_or_si256(load256(b), load256(b + 32)),
+                                       _mm256_or_si256(load256(b + 64), load256(b + 96)));
+    const __m256i hi = _mm256_or_si256(_mm256_or_si256(load256(b + 128), load256(b + 160)),
+                                       _mm256_or_si256(load256(b + 192), load256(b + 224)));
+    if (_mm256_movemask_epi8(_mm256_or_si256(lo, hi)) != 0) return static_cast<std::size_t>(b - p);
+  }
+  std::size_t i = static_cast<std::size_t>(b - p);
+  for (; n - i >= 32; i += 32) {
+    if (_mm256_movemask_epi8(load256(p + i)) != 0) return i;
+  }
+  return i == n || _mm256_movemask_epi8(load256(p + n - 32)) == 0 ? n : i;
+}
+
+bool detect_avx2() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+
+// Checked once, at start-up (a validation from a static initializer of another file that runs
+// first takes the SSE2 scan: slower, same answer).
+const bool has_avx2 = detect_avx2();
+#endif
+
+}  // namespace
+
+std::size_t ascii_run(const char* data, std::size_t size, bool wide) noexcept {
+  const auto* p = reinterpret_cast<const uchar*>(data);
+#if MPK_UNICODE_AVX2
+  if (wide && has_avx2) return ascii_run_avx2(p, size);
+#endif
+  (void)wide;
+#if MPK_UNICODE_SSE2
+  return ascii_run_sse2(p, size);
+#else
+  (void)p;
+  (void)size;
+  return 0;
+#endif
+}
+
+namespace {
+
 /// The best kernel this CPU runs.
 simd_kernel detect_kernel() noexcept {
 #if MPK_UNICODE_SSSE3
@@ -678,14 +759,20 @@ transcoded utf8_to_utf16_raw(const char* in, std::size_t n, char16_t* out) noexc
 }  // namespace detail
 
 bool is_valid_utf8(const char* data, std::size_t size) noexcept {
-#if MPK_USE_SIMDJSON
-  // Short strings (keys, names) are faster in the scalar loop than through simdjson's
-  // dispatch and 64-byte blocks.
+  // Short strings (keys, names) are faster in the scalar loop than through a SIMD scan and
+  // simdjson's dispatch and 64-byte blocks.
   constexpr std::size_t scalar_max = 32;
   if (size <= scalar_max) return detail::is_valid_utf8_scalar(data, size);
-  return simdjson::validate_utf8(data, size);
+  // ASCII runs first: a plain scan needs fewer instructions per byte than simdjson's
+  // validator on ASCII blocks (W6 strN: 0.06 against 0.16 a byte with AVX2, in callgrind) and
+  // skips its dispatch. The run ends where a character starts, so the rest is valid UTF-8
+  // exactly when the whole is.
+  const std::size_t ascii = detail::ascii_run(data, size, true);
+  if (ascii == size) return true;
+#if MPK_USE_SIMDJSON
+  return simdjson::validate_utf8(data + ascii, size - ascii);
 #else
-  return detail::is_valid_utf8_scalar(data, size);
+  return detail::is_valid_utf8_scalar(data + ascii, size - ascii);
 #endif
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
@@ -897,3 +898,57 @@ TEST(ReaderUtf8, WriterToReaderRoundTrip) {
 }
 
 }  // namespace
+
+// is_valid_utf8 skips an ASCII run with a SIMD scan (256- and 64-byte blocks, then 32 or 16,
+// then the last 32 or 16 overlapping) before the validator: a non-ASCII byte, valid or not,
+// at every position of lengths around those blocks, at four alignments.
+TEST(Utf8, AsciiRunThenValidatorAtEveryBlockPosition) {
+  const std::string bad[] = {bytes("ff"), bytes("80"), bytes("c0 80"), bytes("ed a0 80"),
+                             bytes("e2 82")};
+  const std::string good[] = {utf8_of(0xe9), utf8_of(0x20ac), utf8_of(0x1f600)};
+  std::string storage(700, '\0');
+  for (std::size_t len :
+       {33u, 47u, 63u, 64u, 65u, 95u, 255u, 256u, 257u, 287u, 288u, 300u, 511u, 512u, 513u, 600u}) {
+    for (std::size_t align = 0; align < 4; ++align) {
+      SCOPED_TRACE("len " + std::to_string(len) + " align " + std::to_string(align));
+      char* const at = storage.data() + align;
+      auto check = [&](const std::string& s, bool valid) {
+        std::copy(s.begin(), s.end(), at);
+        const std::string_view v(at, s.size());
+        ASSERT_EQ(mpk::is_valid_utf8(v), valid) << to_hex(mpk_test::bytes_of(v));
+        ASSERT_EQ(mpk::detail::is_valid_utf8_scalar(v.data(), v.size()), valid);
+        std::size_t first = 0;  // the first non-ASCII byte
+        while (first < v.size() && static_cast<unsigned char>(v[first]) < 0x80)
+          ++first;
+        for (bool wide : {false, true}) {
+          const std::size_t run = mpk::detail::ascii_run(v.data(), v.size(), wide);
+          if (first == v.size()) {
+            ASSERT_TRUE(run == v.size() || run == 0) << run;
+          } else {
+            ASSERT_LE(run, first);
+          }
+        }
+      };
+      std::string base(len, 'a');
+      for (std::size_t i = 0; i < len; ++i)
+        base[i] = static_cast<char>('a' + i % 26);
+      check(base, true);
+      for (const std::string& b : bad) {
+        for (std::size_t pos = 0; pos + b.size() <= len; ++pos) {
+          std::string s = base;
+          s.replace(pos, b.size(), b);
+          check(s, false);
+        }
+      }
+      for (const std::string& g : good) {
+        for (std::size_t pos = 0; pos + g.size() <= len; ++pos) {
+          std::string s = base;
+          s.replace(pos, g.size(), g);
+          check(s, true);
+          // Cut short by one byte at the end: truncated.
+          if (pos + g.size() == len) check(s.substr(0, len - 1), false);
+        }
+      }
+    }
+  }
+}

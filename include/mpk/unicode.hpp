@@ -93,6 +93,13 @@ struct transcoded {
 /// against, and what is_valid_utf8 uses in a build without simdjson.
 [[nodiscard]] MPK_API bool is_valid_utf8_scalar(const char* data, std::size_t size) noexcept;
 
+/// The ASCII run is_valid_utf8 skips before it validates: of the `size` > 32 bytes at `data`,
+/// the length of a prefix that is all ASCII and ends where a UTF-8 character starts (`size`
+/// when every byte is ASCII; else at most the index of the first non-ASCII byte). Scanned with
+/// AVX2 when `wide` and the CPU has it, else SSE2; 0 without SSE2 (the scalar validator
+/// scans by itself). Tests call both scans.
+[[nodiscard]] MPK_API std::size_t ascii_run(const char* data, std::size_t size, bool wide) noexcept;
+
 /// Transcodes `n` UTF-16 code units at `in` to UTF-8 at `out` and returns the bytes written.
 /// It writes exactly the UTF-8 length of the input, never more (3 * n bytes always suffice).
 /// On a lone surrogate, stops with error_at = its index (the bytes written are garbage).
