@@ -636,7 +636,9 @@ const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 // `verified`: seconds the verification took; it ran the operation (or its equivalent) once,
 // so when it lasted LONG_OP or more, it was the warm-up.
 // MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches and warm-up, as many
-// repetitions.
+// repetitions but for an operation of LONG_OP or more, which gets 2 (each is a single call of
+// seconds: msgpack5 writes the W7 stream in ~19 s on an idle machine); one collection per
+// round of a case's repetitions instead of one before each (below).
 const SHORT = process.env.MPK_BENCH_SHORT === '1';
 // Warms the operation up and sizes its batch: returns what timeRep needs, with the number of
 // repetitions it gets.
@@ -645,7 +647,8 @@ function prepare(op, units, quick, verified = 0) {
   const warmCap = SHORT ? 0.2 : 1; // seconds: the warm-up ends after 3 calls or this
   // In the default mode an operation of 0.5 s or more counts as long (a 20-minute run).
   const longOp = SHORT ? 0.5 : LONG_OP;
-  if (verified >= longOp && !quick) return { op, units, batch: 1, reps: 3, samples: [] };
+  const longReps = (perCall) => (SHORT && perCall >= LONG_OP ? 2 : 3);
+  if (verified >= longOp && !quick) return { op, units, batch: 1, reps: longReps(verified), samples: [] };
   const t0 = process.hrtime.bigint();
   let calls = 0;
   let elapsed;
@@ -657,12 +660,13 @@ function prepare(op, units, quick, verified = 0) {
     if (elapsed >= warm && (calls >= 3 || elapsed >= warmCap)) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
-  return { op, units, batch, reps: elapsed / calls >= longOp ? 3 : reps, samples: [] }; // see LONG_OP
+  return { op, units, batch, reps: elapsed / calls >= longOp ? longReps(elapsed / calls) : reps, samples: [] }; // see LONG_OP
 }
 
-// One repetition: a batch of calls, in ns per unit, appended to t.samples.
-function timeRep(t) {
-  collectGarbage();
+// One repetition: a batch of calls, in ns per unit, appended to t.samples; `collect`: after a
+// full collection.
+function timeRep(t, collect = true) {
+  if (collect) collectGarbage();
   const s = process.hrtime.bigint();
   for (let k = 0; k < t.batch; k++) { const r = t.op(); sink += r === undefined ? 0 : 1; }
   t.samples.push(Number(process.hrtime.bigint() - s) / (t.batch * t.units));
@@ -672,14 +676,17 @@ function timeRep(t) {
 // "Interleaving"; as mpk_bench's suite::register_benchmarks): repetition k of every
 // implementation before repetition k + 1 of any, the first implementation rotating (A B C,
 // B C A, C A B...). An implementation with fewer repetitions (a long operation) drops out of
-// the later rounds.
+// the later rounds. In the default mode (SHORT) one full collection per round, before it,
+// rather than before each repetition: with the data of every workload generated so far live
+// (hundreds of MB, millions of objects), a full collection costs about as much as a ~0.05 s batch or more.
 function timeInterleaved(timings) {
   const n = timings.length;
   const rounds = Math.max(0, ...timings.map((t) => t.reps));
   for (let k = 0; k < rounds; k++) {
+    if (SHORT) collectGarbage();
     for (let j = 0; j < n; j++) {
       const t = timings[(k + j) % n];
-      if (t.samples.length < t.reps) timeRep(t);
+      if (t.samples.length < t.reps) timeRep(t, !SHORT);
     }
   }
 }
