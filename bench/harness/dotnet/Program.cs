@@ -148,7 +148,8 @@ public static class Versions
 /// until the JIT's tiering has settled (batches of the operation timed until two in a row
 /// agree within 2%, after at least 0.5 s and 30 calls), then 5 repetitions of ~0.25 s (3 for
 /// an operation of 2 s or more), each after a full collection, interleaved with those of the
-/// other implementations of the case.</summary>
+/// other implementations of the case. MPK_BENCH_SHORT=1 (the runner's default mode): the
+/// same, shorter (Short below).</summary>
 public static class Timing
 {
     public sealed record Result(double Median, double Spread, int Repetitions, double AllocBytesPerUnit);
@@ -188,10 +189,21 @@ public static class Timing
         }
     }
 
+    /// <summary>MPK_BENCH_SHORT=1 (the runner's default mode; ignored with --quick): shorter
+    /// warm-up and repetitions, as many repetitions, the same settling.</summary>
+    public static readonly bool Short = Environment.GetEnvironmentVariable("MPK_BENCH_SHORT") == "1";
+
     /// <summary>The warm-up; sizes the batch.</summary>
     public static Timed Prepare(Func<long> op, long units, bool quick)
     {
-        var (warm, target, reps, minCalls) = quick ? (0.01, 0.02, 3, 3) : (0.5, 0.25, 5, 30);
+        bool isShort = Short && !quick;
+        // Short: 0.15 s rather than 0.5 s, still past the runtime's 100 ms tiering delay (calls
+        // are not counted toward tier 1 during it), and 5 batches of ~0.05 s like the other
+        // harnesses' default mode.
+        var (warm, target, reps, minCalls) = quick ? (0.01, 0.02, 3, 3) : isShort ? (0.15, 0.05, 5, 30) : (0.5, 0.25, 5, 30);
+        // An operation this long gets 3 repetitions and no settling batches (in the default
+        // mode from 0.5 s, as the JavaScript harness: a 20-minute run).
+        double longOp = isShort ? 0.5 : LongOp;
         // Warm-up, first part: a fixed time and number of calls (tier-0 code is counted and
         // promoted after 30 calls; loops inside a long operation go through OSR).
         long calls = 0;
@@ -202,20 +214,26 @@ public static class Timing
             sink += op();
             calls++;
             elapsed = Seconds(Stopwatch.GetTimestamp() - t0);
-        } while (elapsed < warm || (calls < minCalls && elapsed < LongOp * 3));
+        } while (elapsed < warm || (calls < minCalls && elapsed < longOp * 3));
         double perCall = elapsed / calls;
         long batch = Math.Max(1, (long)(target / perCall));
-        if (perCall >= LongOp) reps = 3;
-        // Second part (full mode): batches until two in a row agree within 2% (tiered-up
-        // code is installed in the background; the batch that sees it runs faster), at most 8.
-        if (!quick && perCall < LongOp)
+        if (perCall >= longOp) reps = 3;
+        // Second part (full and default modes): batches until two in a row agree within 2%
+        // (tiered-up code is installed in the background; the batch that sees it runs faster),
+        // at most 8. Short batches agree by chance more often, so the default mode also waits
+        // for a batch during which the JIT compiled nothing (JitInfo counts the methods
+        // compiled at any tier, background tier-1 compilations included): at most 16 of them,
+        // still shorter than the full mode's 8.
+        if (!quick && perCall < longOp)
         {
             long small = Math.Max(1, batch / 2);
             double prev = Batch(op, small);
-            for (int round = 0; round < 8; round++)
+            for (int round = 0; round < (isShort ? 16 : 8); round++)
             {
+                long jitted = System.Runtime.JitInfo.GetCompiledMethodCount();
                 double cur = Batch(op, small);
-                if (Math.Abs(cur - prev) <= 0.02 * Math.Min(cur, prev)) break;
+                bool quiet = !isShort || System.Runtime.JitInfo.GetCompiledMethodCount() == jitted;
+                if (quiet && Math.Abs(cur - prev) <= 0.02 * Math.Min(cur, prev)) break;
                 prev = cur;
             }
         }

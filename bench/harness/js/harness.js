@@ -363,11 +363,14 @@ const AVRO_IMPL = 'avsc';
 // that document has no avsc cell (docs/benchmark-suite.md).
 const avroNumber = (v) => (typeof v !== 'number' ? undefined : avsc.Type.forSchema(!Number.isInteger(v) ? 'double'
   : v >= -2147483648 && v <= 2147483647 ? 'int' : 'long'));
-const avroTypes = new Map();
+// Weak: the cache must not keep a released case's data (or its types) alive.
+const avroTypes = new WeakMap();
 function avroType(v) {
-  if (!avroTypes.has(v)) {
+  const cacheable = v !== null && typeof v === 'object';
+  if (!cacheable || !avroTypes.has(v)) {
     let t = null;
     try { t = avsc.Type.forValue(v, { valueHook: avroNumber }); if (!same(t.fromBuffer(t.toBuffer(v)), v)) t = null; } catch (e) { t = null; }
+    if (!cacheable) return t;
     avroTypes.set(v, t);
   }
   return avroTypes.get(v);
@@ -417,7 +420,21 @@ function binaryIsView(m) {
 
 // --- cells ----------------------------------------------------------------------------------
 
-function lazy(fn) { let v; let done = false; return () => { if (!done) { v = fn(); done = true; } return v; }; }
+// A case's data (generated values, mpk's bytes read from REF, values derived from them) is
+// made on first use and belongs to the section of cells being declared when it was created
+// (`section`). main releases a section's data once the last of its cases has been timed: kept
+// for the whole run, the data of every earlier workload (2.25 GB after the W7 streams) made
+// each later full collection cost seconds of CPU. A released value is made again, the same,
+// if a later cell asked for it (none does: every section's cells are declared together).
+let currentSection = null;
+function section(name) { currentSection = { name, lazies: [] }; }
+function lazy(fn) {
+  let v; let done = false;
+  const get = () => { if (!done) { v = fn(); done = true; } return v; };
+  get.release = () => { v = undefined; done = false; };
+  if (currentSection) currentSection.lazies.push(get);
+  return get;
+}
 
 function cells(refDir, quick) {
   const out = [];
@@ -425,7 +442,7 @@ function cells(refDir, quick) {
   const maps = quick ? 2000 : 100000;
   const ref = (w, c) => lazy(() => fs.readFileSync(path.join(refDir, w, c + '.msgpack')));
   const add = (workload, kase, impl, unit, units, op, verify) =>
-    out.push({ workload, case: kase, impl, unit, units, op, verify, id: `${workload}/${kase}/${impl}` });
+    out.push({ workload, case: kase, impl, unit, units, op, verify, section: currentSection, id: `${workload}/${kase}/${impl}` });
 
   const encodeCheck = (r, expected, encode, decode) => (state) => {
     const mine = encode();
@@ -439,6 +456,7 @@ function cells(refDir, quick) {
       : ['wrong_values', "decodes mpk's bytes to other values", null]);
 
   const multi = (impl) => (b) => collect((impl.each || IMPLS['@msgpack/msgpack'].each), b);
+  section('small_fields, flat_maps');
   const w1 = lazy(() => smallFields(values));
   const w1ref = ref('small_fields', 'stream');
   const w3 = lazy(() => flatMaps(maps));
@@ -461,6 +479,7 @@ function cells(refDir, quick) {
   // W2 strings_binary: streams of max(1, 32 MiB / size) values of one size.
   const w2 = stringsBinary(quick);
   for (const [dname, { payload, count }] of Object.entries(w2)) {
+    section('strings_binary/' + dname);
     const r = ref('strings_binary', dname);
     const data = lazy(() => new Array(count).fill(payload));
     const text = typeof payload === 'string';
@@ -492,6 +511,7 @@ function cells(refDir, quick) {
     }
   }
 
+  // `data` is a lazy of the section the caller opened.
   const perObject = (workload, data, encName, decName, extra = false) => {
     for (const name of Object.keys(data())) {
       const value = () => data()[name];
@@ -529,10 +549,12 @@ function cells(refDir, quick) {
       }
     }
   };
+  section('typed_objects');
   perObject('typed_objects', lazy(typedObjects), 'serialize', 'deserialize');
 
   // W4 deep_nesting: one structure per operation, MessagePack and JSON.
   for (const n of NEST_DEPTHS) {
+    section('deep_nesting/' + n);
     const value = lazy(() => nest(n));
     const r = ref('deep_nesting', 'nest_' + n);
     for (const [impl, m] of Object.entries(IMPLS)) {
@@ -548,6 +570,7 @@ function cells(refDir, quick) {
     add('deep_nesting', 'dom_' + n, JSON_IMPL, 'structure', 1, () => JSON.parse(text()), jsonVerify);
   }
 
+  section('lua_bench');
   const w6 = lazy(luaBench);
   for (const name of Object.keys(w6())) {
     const r = ref('lua_bench', name);
@@ -562,9 +585,11 @@ function cells(refDir, quick) {
       });
     }
   }
+  section('documents');
   perObject('documents', lazy(documents), 'encode', 'decode', true);
 
   // W7 stream: messages written to and read from a stream; one message is the unit.
+  section('documents/stream');
   const count = STREAM_COUNT(quick);
   const sref = ref('documents', 'stream');
   for (const [name, impl] of Object.entries(IMPLS)) {
@@ -593,6 +618,7 @@ function cells(refDir, quick) {
   // W7 records: every implementation runs the plain-map lists; msgpackr also its record
   // extension (useRecords). mpk's record bytes come from include/mpk/ext/records.hpp through
   // mpk_gen once it writes documents/<list>_records.msgpack; until then, values only.
+  section('documents/records');
   const lists = lazy(recordsLists);
   perObject('documents', lists, 'encode', 'decode', true);
   for (const list of ['beer_list', 'map_list']) {
@@ -618,6 +644,7 @@ function cells(refDir, quick) {
           : 'decodes its own records bytes to the same values (mpk_gen writes no records reference yet)', null]
         : ['wrong_values', 'decodes the records bytes to other values', null]));
   }
+  currentSection = null;
   return out;
 }
 
@@ -636,7 +663,9 @@ const collectGarbage = typeof global.gc === 'function' ? global.gc : () => {};
 // `verified`: seconds the verification took; it ran the operation (or its equivalent) once,
 // so when it lasted LONG_OP or more, it was the warm-up.
 // MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches and warm-up, as many
-// repetitions.
+// repetitions but for an operation of LONG_OP or more, which gets 2 (each is a single call of
+// seconds: msgpack5 writes the W7 stream in ~19 s on an idle machine); one collection per
+// round of a case's repetitions instead of one before each (below).
 const SHORT = process.env.MPK_BENCH_SHORT === '1';
 // Warms the operation up and sizes its batch: returns what timeRep needs, with the number of
 // repetitions it gets.
@@ -645,7 +674,8 @@ function prepare(op, units, quick, verified = 0) {
   const warmCap = SHORT ? 0.2 : 1; // seconds: the warm-up ends after 3 calls or this
   // In the default mode an operation of 0.5 s or more counts as long (a 20-minute run).
   const longOp = SHORT ? 0.5 : LONG_OP;
-  if (verified >= longOp && !quick) return { op, units, batch: 1, reps: 3, samples: [] };
+  const longReps = (perCall) => (SHORT && perCall >= LONG_OP ? 2 : 3);
+  if (verified >= longOp && !quick) return { op, units, batch: 1, reps: longReps(verified), samples: [] };
   const t0 = process.hrtime.bigint();
   let calls = 0;
   let elapsed;
@@ -657,12 +687,13 @@ function prepare(op, units, quick, verified = 0) {
     if (elapsed >= warm && (calls >= 3 || elapsed >= warmCap)) break;
   }
   const batch = Math.max(1, Math.floor(target / (elapsed / calls)));
-  return { op, units, batch, reps: elapsed / calls >= longOp ? 3 : reps, samples: [] }; // see LONG_OP
+  return { op, units, batch, reps: elapsed / calls >= longOp ? longReps(elapsed / calls) : reps, samples: [] }; // see LONG_OP
 }
 
-// One repetition: a batch of calls, in ns per unit, appended to t.samples.
-function timeRep(t) {
-  collectGarbage();
+// One repetition: a batch of calls, in ns per unit, appended to t.samples; `collect`: after a
+// full collection.
+function timeRep(t, collect = true) {
+  if (collect) collectGarbage();
   const s = process.hrtime.bigint();
   for (let k = 0; k < t.batch; k++) { const r = t.op(); sink += r === undefined ? 0 : 1; }
   t.samples.push(Number(process.hrtime.bigint() - s) / (t.batch * t.units));
@@ -672,14 +703,17 @@ function timeRep(t) {
 // "Interleaving"; as mpk_bench's suite::register_benchmarks): repetition k of every
 // implementation before repetition k + 1 of any, the first implementation rotating (A B C,
 // B C A, C A B...). An implementation with fewer repetitions (a long operation) drops out of
-// the later rounds.
+// the later rounds. In the default mode (SHORT) one full collection per round, before it,
+// rather than before each repetition: with the data of every workload generated so far live
+// (hundreds of MB, millions of objects), a full collection costs about as much as a ~0.05 s batch or more.
 function timeInterleaved(timings) {
   const n = timings.length;
   const rounds = Math.max(0, ...timings.map((t) => t.reps));
   for (let k = 0; k < rounds; k++) {
+    if (SHORT) collectGarbage();
     for (let j = 0; j < n; j++) {
       const t = timings[(k + j) % n];
-      if (t.samples.length < t.reps) timeRep(t);
+      if (t.samples.length < t.reps) timeRep(t, !SHORT);
     }
   }
 }
@@ -785,7 +819,15 @@ function main() {
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(c);
   }
+  // The section whose data is released after each group: after the last group holding one of
+  // its cells (with --only, of the cells selected).
+  const lastGroup = new Map();
+  [...groups.values()].forEach((group, g) => { for (const c of group) if (c.section) lastGroup.set(c.section, g); });
+  const releaseAfter = new Map();
+  for (const [sec, g] of lastGroup) { if (!releaseAfter.has(g)) releaseAfter.set(g, []); releaseAfter.get(g).push(sec); }
+  let g = -1;
   for (const group of groups.values()) {
+    g++;
     const results = group.map((c) => {
       const state = {};
       let verdict, text, size;
@@ -814,6 +856,7 @@ function main() {
         verdict, text, size == null ? '' : size, '', '', samples].map(csvField).join(',') + '\n');
       console.log(`CELL ${c.id} ${verdict}`);
     }
+    for (const sec of releaseAfter.get(g) || []) for (const get of sec.lazies) get.release();
   }
   fs.closeSync(fd);
   return failed ? 1 : 0;
