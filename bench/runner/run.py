@@ -18,6 +18,7 @@ import re
 import shutil
 import socket
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -449,12 +450,27 @@ M32_TOOLCHAIN = os.path.join(ROOT, "cmake", "toolchains", "i386.cmake")  # the i
 
 
 def m32_available():
-    """-m32 needs GCC's 32-bit libraries and the i386 Google Benchmark, simdjson and msgpack-c
-    (scripts/setup installs them: g++-12-multilib and multiarch packages)."""
-    probe = subprocess.run(["g++", "-m32", "-x", "c++", "-", "-o", os.devnull], input="int main(){}",
-                           capture_output=True, text=True)
-    return probe.returncode == 0 and all(os.path.exists("/usr/lib/i386-linux-gnu/" + f) for f in (
-        "libbenchmark.so", "libsimdjson.so.14", "libmsgpackc.so.2"))
+    """None when the -m32 column can be built and run here, else why not. It needs GCC's 32-bit
+    libraries and the i386 Google Benchmark, simdjson and msgpack-c (scripts/setup installs
+    them: g++-12-multilib and multiarch packages), and a kernel that runs 32-bit x86 programs:
+    not every x86-64 kernel does (docs/platforms.md), and a time under an emulator would not
+    compare with the other columns."""
+    probe_exe = os.path.join(tempfile.mkdtemp(prefix="mpk-m32-"), "probe")
+    try:
+        probe = subprocess.run(["g++", "-m32", "-x", "c++", "-", "-o", probe_exe], input="int main(){}",
+                               capture_output=True, text=True)
+        if probe.returncode != 0 or not all(os.path.exists("/usr/lib/i386-linux-gnu/" + f) for f in (
+                "libbenchmark.so", "libsimdjson.so.14", "libmsgpackc.so.2")):
+            return ("not available: no 32-bit C library and Google Benchmark on this machine "
+                    "(g++-12-multilib, libbenchmark-dev:i386: scripts/setup)")
+        try:
+            ran = subprocess.run([probe_exe], capture_output=True).returncode == 0
+        except OSError:
+            ran = False
+        return None if ran else ("not run: this kernel does not run 32-bit x86 programs (a time "
+                                 "under an emulator would not compare with the other columns)")
+    finally:
+        shutil.rmtree(os.path.dirname(probe_exe), ignore_errors=True)
 
 
 def run_matrix(a, raw, machine):
@@ -462,12 +478,12 @@ def run_matrix(a, raw, machine):
     of workload build_matrix, one column per build. Returns the rows and the exit statuses."""
     rows, status = [], {}
     configs = list(MATRIX)
-    if m32_available():
+    why_not_m32 = m32_available()
+    if why_not_m32 is None:
         configs.append(("gcc -O2 -m32", "g++", "-O2 -m32"))  # built with M32_TOOLCHAIN
         machine["matrix_m32"] = "built"
     else:
-        machine["matrix_m32"] = ("not available: no 32-bit C library and Google Benchmark on this machine "
-                                 "(g++-12-multilib, libbenchmark-dev:i386: scripts/setup)")
+        machine["matrix_m32"] = why_not_m32
     for name, cxx, flags in configs:
         slug = re.sub(r"[^a-z0-9]+", "-", name.lower())
         build = os.path.join(ROOT, "build", "matrix-" + slug)
