@@ -7,45 +7,51 @@ import struct
 LIMIT = 400000  # items compared at most (the W1 stream has a million)
 
 
+_FIXED = {  # marker: (family, form, struct format or the value, payload bytes)
+    0xC0: ("nil", "nil", None, 0), 0xC2: ("bool", "false", False, 0), 0xC3: ("bool", "true", True, 0),
+    0xCC: ("int", "uint8", ">B", 1), 0xCD: ("int", "uint16", ">H", 2), 0xCE: ("int", "uint32", ">I", 4),
+    0xCF: ("int", "uint64", ">Q", 8), 0xD0: ("int", "int8", ">b", 1), 0xD1: ("int", "int16", ">h", 2),
+    0xD2: ("int", "int32", ">i", 4), 0xD3: ("int", "int64", ">q", 8),
+    0xCA: ("float", "float32", ">f", 4), 0xCB: ("float", "float64", ">d", 8),
+}
+_SIZED = {0xD9: ("str", "str8", 1), 0xDA: ("str", "str16", 2), 0xDB: ("str", "str32", 4),
+          0xC4: ("bin", "bin8", 1), 0xC5: ("bin", "bin16", 2), 0xC6: ("bin", "bin32", 4),
+          0xDC: ("array", "array16", 2), 0xDD: ("array", "array32", 4),
+          0xDE: ("map", "map16", 2), 0xDF: ("map", "map32", 4)}
+_FIXEXT = {0xD4: 1, 0xD5: 2, 0xD6: 4, 0xD7: 8, 0xD8: 16}
+_EXT = {0xC7: 1, 0xC8: 2, 0xC9: 4}
+_unpack_from = struct.unpack_from
+
+
 def _item(b, p):
     """Decodes the header at p: (family, form, value-or-length, header_end, payload_len)."""
     m = b[p]
     if m <= 0x7F:
         return "int", "fixint", m, p + 1, 0
-    if 0x80 <= m <= 0x8F:
-        return "map", "fixmap", m & 0xF, p + 1, 0
-    if 0x90 <= m <= 0x9F:
-        return "array", "fixarray", m & 0xF, p + 1, 0
-    if 0xA0 <= m <= 0xBF:
-        return "str", "fixstr", m & 0x1F, p + 1, m & 0x1F
     if m >= 0xE0:
         return "int", "negative fixint", m - 256, p + 1, 0
-    fixed = {
-        0xC0: ("nil", "nil", None, 0), 0xC2: ("bool", "false", False, 0), 0xC3: ("bool", "true", True, 0),
-        0xCC: ("int", "uint8", ">B", 1), 0xCD: ("int", "uint16", ">H", 2), 0xCE: ("int", "uint32", ">I", 4),
-        0xCF: ("int", "uint64", ">Q", 8), 0xD0: ("int", "int8", ">b", 1), 0xD1: ("int", "int16", ">h", 2),
-        0xD2: ("int", "int32", ">i", 4), 0xD3: ("int", "int64", ">q", 8),
-        0xCA: ("float", "float32", ">f", 4), 0xCB: ("float", "float64", ">d", 8),
-    }
-    if m in fixed:
-        fam, form, fmt, n = fixed[m]
+    if m >= 0xA0 and m <= 0xBF:
+        return "str", "fixstr", m & 0x1F, p + 1, m & 0x1F
+    if m <= 0x8F:
+        return "map", "fixmap", m & 0xF, p + 1, 0
+    if m <= 0x9F:
+        return "array", "fixarray", m & 0xF, p + 1, 0
+    f = _FIXED.get(m)
+    if f is not None:
+        fam, form, fmt, n = f
         if n == 0:
             return fam, form, fmt, p + 1, 0
-        return fam, form, struct.unpack_from(fmt, b, p + 1)[0], p + 1 + n, 0
-    sized = {0xD9: ("str", "str8", 1), 0xDA: ("str", "str16", 2), 0xDB: ("str", "str32", 4),
-             0xC4: ("bin", "bin8", 1), 0xC5: ("bin", "bin16", 2), 0xC6: ("bin", "bin32", 4),
-             0xDC: ("array", "array16", 2), 0xDD: ("array", "array32", 4),
-             0xDE: ("map", "map16", 2), 0xDF: ("map", "map32", 4)}
-    if m in sized:
-        fam, form, n = sized[m]
+        return fam, form, _unpack_from(fmt, b, p + 1)[0], p + 1 + n, 0
+    f = _SIZED.get(m)
+    if f is not None:
+        fam, form, n = f
         length = int.from_bytes(b[p + 1:p + 1 + n], "big")
         payload = length if fam in ("str", "bin") else 0
         return fam, form, length, p + 1 + n, payload
-    ext = {0xD4: 1, 0xD5: 2, 0xD6: 4, 0xD7: 8, 0xD8: 16}
-    if m in ext:
-        return "ext", "fixext", ext[m], p + 2, ext[m]
-    if m in (0xC7, 0xC8, 0xC9):
-        n = {0xC7: 1, 0xC8: 2, 0xC9: 4}[m]
+    if m in _FIXEXT:
+        return "ext", "fixext", _FIXEXT[m], p + 2, _FIXEXT[m]
+    if m in _EXT:
+        n = _EXT[m]
         length = int.from_bytes(b[p + 1:p + 1 + n], "big")
         return "ext", "ext%d" % (8 * n), length, p + 2 + n, length
     raise ValueError("reserved marker 0x%02x at %d" % (m, p))
@@ -84,7 +90,11 @@ def explain(ref, mine):
             items += 1
             is_key = bool(stack) and stack[-1][0] and stack[-1][2]
             fa, ma, va, ha, la = _item(ref, p)
-            fb, mb, vb, hb, lb = _item(mine, q)
+            end = ha + la
+            if mine[q:q + end - p] == ref[p:end]:  # the same item, byte for byte: no need to decode it
+                fb, mb, vb, hb, lb = fa, ma, va, q + ha - p, la
+            else:
+                fb, mb, vb, hb, lb = _item(mine, q)
             if fa != fb:
                 if fa == "int" and fb == "float":
                     big = not (-2 ** 31 <= va < 2 ** 32)

@@ -9,6 +9,7 @@ the user-facing command; docs/benchmark-suite.md describes the run, the shared r
 and how to read the report.
 """
 import argparse
+import concurrent.futures
 import csv
 import datetime
 import json
@@ -123,8 +124,13 @@ def fmt_time(s):
     return "%d:%02d" % (s // 60, s % 60)
 
 
+START = time.monotonic()
+
+
 def log(msg):
-    sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "==> " + msg + "\n")
+    """A line of the run's log on stderr, with the time since the runner started (m:ss), so
+    that a log tells where the run's time went."""
+    sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "==> [%s] %s\n" % (fmt_time(time.monotonic() - START), msg))
     sys.stderr.flush()
 
 
@@ -159,6 +165,11 @@ def nuget_packages():
         return {}
 
 
+DEB_PACKAGES = ["libmsgpack-cxx-dev", "libmsgpack-dev", "nlohmann-json3-dev", "libsimdjson-dev", "rapidjson-dev",
+                "libbenchmark-dev", "python3-msgpack", "python3-matplotlib", "lua-messagepack", "lua5.4", "luajit",
+                "ruby-msgpack", "ruby", "nodejs", "g++", "clang-14", "cmake"]
+
+
 def machine_info(build_dir):
     cpu = "unknown"
     with open("/proc/cpuinfo") as f:
@@ -171,11 +182,6 @@ def machine_info(build_dir):
         for line in f:
             if line.startswith("MemTotal"):
                 mem = "%.1f GiB" % (int(line.split()[1]) / 1024 / 1024)
-    deb = {}
-    for p in ["libmsgpack-cxx-dev", "libmsgpack-dev", "nlohmann-json3-dev", "libsimdjson-dev", "rapidjson-dev",
-              "libbenchmark-dev", "python3-msgpack", "python3-matplotlib", "lua-messagepack", "lua5.4", "luajit",
-              "ruby-msgpack", "ruby", "nodejs", "g++", "clang-14", "cmake"]:
-        deb[p] = out_of(["dpkg-query", "-W", "-f=${Version}", p]) or "not installed"
     compiler = None
     cache = os.path.join(build_dir, "CMakeCache.txt")
     if os.path.exists(cache):
@@ -185,9 +191,22 @@ def machine_info(build_dir):
                     compiler = line.split("=", 1)[1].strip()
                 if line.startswith("CMAKE_BUILD_TYPE:"):
                     build_type = line.split("=", 1)[1].strip()
-    npm = {}
     js_dir = os.path.join(ROOT, "bench", "harness", "js")
-    ls = out_of(["npm", "ls", "--json", "--depth=0", "--prefix", js_dir])
+    # The versions: every command at once (one by one they took ~5 s, npm ls 1.8 of it).
+    cmds = [["dpkg-query", "-W", "-f=${Version}", p] for p in DEB_PACKAGES] + [
+        ["npm", "ls", "--json", "--depth=0", "--prefix", js_dir], ["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"],
+        ["cmake", "--version"], ["/usr/bin/python3", "--version"], ["node", "--version"], ["lua5.4", "-v"],
+        ["luajit", "-v"], ["ruby", "--version"]] + ([[compiler, "--version"]] if compiler else []) + (
+        [["dotnet", "--version"]] if shutil.which("dotnet") else [])
+    with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+        got = dict(zip(map(tuple, cmds), pool.map(out_of, cmds)))
+
+    def output(cmd):
+        return got[tuple(cmd)]
+
+    deb = {p: output(["dpkg-query", "-W", "-f=${Version}", p]) or "not installed" for p in DEB_PACKAGES}
+    npm = {}
+    ls = output(["npm", "ls", "--json", "--depth=0", "--prefix", js_dir])
     try:
         for name, d in json.loads(ls or "{}").get("dependencies", {}).items():
             npm[name] = d.get("version")
@@ -202,18 +221,18 @@ def machine_info(build_dir):
         "cores": os.cpu_count(),
         "memory": mem,
         "kernel": " ".join(platform.uname()[i] for i in (0, 2, 4)),
-        "os": out_of(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
+        "os": output(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
         "commit": (commit or "unknown") + (" (with local changes)" if dirty else ""),
         "cxx_compiler": compiler,
-        "cxx_compiler_version": (out_of([compiler, "--version"]) or "").splitlines()[0] if compiler else None,
+        "cxx_compiler_version": (output([compiler, "--version"]) or "").splitlines()[0] if compiler else None,
         "cxx_build_type": locals().get("build_type"),
-        "cmake": (out_of(["cmake", "--version"]) or "").splitlines()[0],
-        "python": out_of(["/usr/bin/python3", "--version"]),
-        "node": out_of(["node", "--version"]),
-        "lua5.4": out_of(["lua5.4", "-v"]),
-        "luajit": out_of(["luajit", "-v"]),
-        "ruby": out_of(["ruby", "--version"]),
-        "dotnet": out_of(["dotnet", "--version"]) if shutil.which("dotnet") else NOT_RUN_NO_DOTNET,
+        "cmake": (output(["cmake", "--version"]) or "").splitlines()[0],
+        "python": output(["/usr/bin/python3", "--version"]),
+        "node": output(["node", "--version"]),
+        "lua5.4": output(["lua5.4", "-v"]),
+        "luajit": output(["luajit", "-v"]),
+        "ruby": output(["ruby", "--version"]),
+        "dotnet": output(["dotnet", "--version"]) if shutil.which("dotnet") else NOT_RUN_NO_DOTNET,
         "nuget_packages": nuget_packages(),
         "debian_packages": deb,
         "npm_packages": npm,
@@ -414,8 +433,10 @@ def count_cpp(exe, quick, only):
     flt = cpp_filter(only)
     if flt:
         args.append("--benchmark_filter=" + flt)
-    out = out_of(args) or ""
-    return [l for l in out.splitlines() if re.match(r"^w\d+/", l)]
+    # Not out_of: its 30 s timeout, which listing passes on a busy machine (56-75 s seen at a
+    # load of 8-11), would leave the C++ cells out of the run.
+    r = subprocess.run(args, capture_output=True, text=True)
+    return [l for l in (r.stdout + r.stderr).splitlines() if re.match(r"^w\d+/", l)]
 
 
 CPP_WORKLOADS = {"w1": "small_fields", "w2": "strings_binary", "w3": "flat_maps", "w4": "deep_nesting",
@@ -538,12 +559,17 @@ def main_run(a):
         raise SystemExit("bench: the .NET harness (bench/harness/dotnet) does not build")
     exe = os.path.join(build, "bench", "mpk_bench")
     gen = os.path.join(build, "bench", "mpk_gen")
+    # mpk_bench lists its cells only after making every workload's data (~10 s of CPU): in the
+    # background, while the machine information, the reference data and the harnesses' lists
+    # are made.
+    load_at_start = open("/proc/loadavg").read().split()[:3]  # before the runner's own load
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=8)
+    cpp_list = pool.submit(count_cpp, exe, a.quick, only)
 
-    machine = machine_info(build)
     if a.out:
         out_dir = os.path.abspath(a.out)
     else:
-        slug = re.sub(r"[^a-z0-9]+", "-", machine["host"].lower()).strip("-")
+        slug = re.sub(r"[^a-z0-9]+", "-", socket.gethostname().lower()).strip("-")  # machine_info's host
         out_dir = os.path.join(ROOT, "results", "%s-%s%s" % (
             slug, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H%MZ"),
             "-quick" if a.quick else ""))
@@ -559,19 +585,29 @@ def main_run(a):
     shutil.rmtree(os.path.join(raw, "cpp"), ignore_errors=True)
     os.makedirs(raw, exist_ok=True)
     log("results in %s (logs in %s)" % (out_dir, raw))
-    run([gen, "--out", ref] + (["--quick"] if a.quick else []))
+    gen_cmd = [gen, "--out", ref] + (["--quick"] if a.quick else [])
+    log("$ " + " ".join(gen_cmd))
+    gen_run = pool.submit(subprocess.run, gen_cmd)  # while the machine information is gathered
+    log("machine information")
+    machine = machine_info(build)
+    machine["load_average_at_start"] = load_at_start
+    if gen_run.result().returncode != 0:
+        raise subprocess.CalledProcessError(gen_run.result().returncode, gen_cmd)
 
     # Plan: every cell of every harness, for the progress bar.
+    log("list the cells")
     hs = harnesses(ref, a.quick, short=not a.quick and not a.full)
     plan = {}
-    for name, cmd, env in hs:
-        lst = subprocess.run(cmd + ["--list"] + (["--only", ",".join(only)] if only else []),
-                             capture_output=True, text=True, env=env)
+    lists = [pool.submit(subprocess.run, cmd + ["--list"] + (["--only", ",".join(only)] if only else []),
+                         capture_output=True, text=True, env=env) for _, cmd, env in hs]  # all at once
+    for (name, _, _), lst in zip(hs, lists):
+        lst = lst.result()
         if lst.returncode != 0:
             sys.stderr.write(lst.stderr)
             raise SystemExit("bench: the %s harness cannot list its cells" % name)
         plan[name] = [l for l in lst.stdout.splitlines() if l]
-    cpp_cells = count_cpp(exe, a.quick, only)
+    cpp_cells = cpp_list.result()
+    pool.shutdown()
     total = len(cpp_cells) + sum(len(v) for v in plan.values())
     log("%d cells: C++ %d, %s" % (total, len(cpp_cells), ", ".join("%s %d" % (k, len(v)) for k, v in plan.items())))
     progress = Progress(total)  # started once the plan is known: listing is not a cell
@@ -580,6 +616,7 @@ def main_run(a):
     # C++: mpk_bench writes its tables into <raw>/cpp/.
     cpp_dir = os.path.join(raw, "cpp")
     if cpp_cells:
+        log("C++ (mpk_bench): %d cells" % len(cpp_cells))
         args = [exe, "--out", cpp_dir] + (["--quick"] if a.quick else ["--full"] if a.full else [])
         flt = cpp_filter(only)
         if flt:
@@ -617,6 +654,7 @@ def main_run(a):
         if not plan[name]:
             continue
         out_csv = os.path.join(raw, name + ".csv")
+        log("%s: %d cells" % (name, len(plan[name])))
         args = cmd + ["--out", out_csv, "--bytes-dir", bytes_dir] + (["--only", ",".join(only)] if only else [])
         with open(os.path.join(raw, name + ".log"), "w") as logf:
             p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
@@ -628,6 +666,7 @@ def main_run(a):
     progress.finish()
 
     # Merge into one CSV per workload, in the shared format.
+    log("merge the harnesses' results")
     machine["cpp_versions"] = cpp_versions({r["implementation"] for r in cpp_rows(cpp_dir, machine)})
     rows = cpp_rows(cpp_dir, machine)
     for r in rows:
@@ -641,6 +680,7 @@ def main_run(a):
         matrix_rows, matrix_status = run_matrix(a, raw, machine)
         rows += matrix_rows
         status.update(matrix_status)
+    log("explain the different bytes")
     explain.fill_reasons(rows, ref, bytes_dir)
     apply_known_defects(rows)
     by_workload = {}
@@ -658,9 +698,11 @@ def main_run(a):
         machine["note"] = a.note
     with open(os.path.join(out_dir, "machine.json"), "w") as f:
         json.dump(machine, f, indent=2)
+    log("write the report")
     report.write_reports(out_dir)
 
     if not a.keep_bytes:  # the encodings are large and can be regenerated: keep the digests
+        log("remove the encodings")
         for d in (bytes_dir,):
             shutil.rmtree(d, ignore_errors=True)
         for entry in os.listdir(ref):

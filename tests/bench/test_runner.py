@@ -235,6 +235,41 @@ puts "#{order} #{ts.map { |x| x.samples.size }.join(',')}"
         self.assertEqual(out, self.EXPECTED + " 5,5,3")
 
 
+class LuaShortModeTest(unittest.TestCase):
+    """harness.lua's measure in the default mode (MPK_BENCH_SHORT=1): a verification of 0.5 s or
+    more is the warm-up; the repetitions follow the operation's own time (its first call)."""
+    HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "harness", "lua",
+                           "harness.lua")
+
+    def measure(self, lua, call_s, verified_s):
+        script = """
+local f = assert(io.open(%s)); local src = f:read('*a'); f:close()
+src = src:gsub('os%%.exit%%(main%%(arg%%)%%)%%s*$', '') .. [[
+local calls = 0
+local function op() calls = calls + 1; local s = os.clock(); while os.clock() - s < %r do end end
+local _, _, n = measure(op, 1, false, %r)
+print(n .. ' ' .. calls)
+]]
+assert(load(src))()
+""" % (json.dumps(os.path.abspath(self.HARNESS)), call_s, verified_s)
+        env = dict(os.environ, MPK_BENCH_SHORT="1")
+        if lua == "lua5.4":
+            env["LUA_PATH"] = "/usr/share/lua/5.3/?.lua;;"
+        out = subprocess.run([lua, "-e", script], capture_output=True, text=True, check=True, env=env).stdout
+        return [int(x) for x in out.split()]  # repetitions, calls
+
+    @unittest.skipUnless(shutil.which("lua5.4"), "no lua5.4")
+    def test_long_operations(self):
+        # No warm-up call: 3 calls, 3 repetitions (from 2 s, 2: not tested, it takes 4 s of CPU).
+        self.assertEqual(self.measure("lua5.4", 0.6, 0.7), [3, 3])
+
+    @unittest.skipUnless(shutil.which("luajit"), "no luajit")
+    def test_short_operation_after_a_long_verification(self):
+        reps, calls = self.measure("luajit", 0.002, 0.7)
+        self.assertEqual(reps, 5)  # warmed up and batched as usual: 5 batches of ~0.05 s
+        self.assertGreater(calls, 5 * 10)
+
+
 class CppTablesTest(unittest.TestCase):
     def cpp_folder(self, header, lines):
         d = tempfile.mkdtemp()

@@ -343,19 +343,41 @@ end
 
 -- --- timing -------------------------------------------------------------------------------
 
-local function measure(op, units, quick)
+-- An operation of LONG_OP seconds or more gets 3 repetitions instead of 5 (every harness does
+-- the same). MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many
+-- repetitions for an operation under SHORT_LONG_OP seconds; one of SHORT_LONG_OP or more gets 3,
+-- one of LONG_OP or more 2 (as the JavaScript harness), each judged on the operation's own time
+-- (its first repetition), not on the verification's. `verified`: the seconds the verification
+-- took; it ran the operation once, so when it lasted SHORT_LONG_OP or more it was the warm-up
+-- (as in JavaScript), and an operation still shorter than a batch is warmed up as usual.
+local LONG_OP, SHORT_LONG_OP = 2, 0.5
+local function measure(op, units, quick, verified)
   local warm, target, reps = 0.1, 0.25, 5
-  -- MPK_BENCH_SHORT=1 (the runner's default mode): shorter batches, as many repetitions.
-  if os.getenv('MPK_BENCH_SHORT') == '1' then warm, target = 0.03, 0.05 end
+  local short = os.getenv('MPK_BENCH_SHORT') == '1' and not quick
+  if short then warm, target = 0.03, 0.05 end
   if quick then warm, target, reps = 0.01, 0.02, 3 end
-  local t0, calls, elapsed = os.clock(), 0, 0
-  repeat
-    op(); calls = calls + 1; elapsed = os.clock() - t0
-  until elapsed >= warm
-  local batch = math.max(1, math.floor(target / (elapsed / calls)))
-  if elapsed / calls >= 2 then reps = 3 end -- long operations: 3 repetitions (docs/benchmark-suite.md)
   local samples = {}
-  for r = 1, reps do
+  local batch
+  if short and verified >= SHORT_LONG_OP then
+    local s = os.clock()
+    op()
+    local per_call = os.clock() - s
+    if per_call >= target then
+      -- A batch of one call, and this call its first repetition.
+      batch, samples[1] = 1, per_call * 1e9 / units
+      if per_call >= LONG_OP then reps = 2 elseif per_call >= SHORT_LONG_OP then reps = 3 end
+    end
+  end
+  if batch == nil then
+    local t0, calls, elapsed = os.clock(), 0, 0
+    repeat
+      op(); calls = calls + 1; elapsed = os.clock() - t0
+    until elapsed >= warm
+    batch = math.max(1, math.floor(target / (elapsed / calls)))
+    local long = short and SHORT_LONG_OP or LONG_OP
+    if elapsed / calls >= long then reps = (short and elapsed / calls >= LONG_OP) and 2 or 3 end
+  end
+  for r = #samples + 1, reps do
     local s = os.clock()
     for _ = 1, batch do op() end
     samples[r] = (os.clock() - s) * 1e9 / (batch * units)
@@ -465,7 +487,9 @@ local function main(argv)
   local failed = 0
   for _, c in ipairs(todo) do
     local state = {}
+    local verify_start = os.clock()
     local ok, verdict, text, size = pcall(c.verify, state)
+    local verified = os.clock() - verify_start
     if not ok then verdict, text, size = 'error', tostring(verdict), nil end
     if verdict == 'different_bytes' and opt['bytes-dir'] and state.encoded then
       local rel = IMPL .. '/' .. c.workload .. '/' .. c.case .. '.msgpack'
@@ -477,7 +501,7 @@ local function main(argv)
     local median, spread, reps, noisy, samples = '', '', '', '', ''
     if verdict == 'same_bytes' or verdict == 'different_bytes' or verdict == 'same_values' then
       local m, s, n
-      m, s, n, samples = measure(c.op, c.units, opt.quick)
+      m, s, n, samples = measure(c.op, c.units, opt.quick, verified)
       median, spread, reps, noisy = string.format('%.4f', m), string.format('%.2f', s), n, s > 5 and 'yes' or 'no'
     else
       failed = failed + 1
