@@ -100,7 +100,17 @@ int main(int argc, char** argv) {
         cfg.repetitions = std::atoi(a + std::strlen("--benchmark_repetitions="));
         continue;
       }
-      if (starts_with(a, "--benchmark_min_time")) user_min_time = true;
+      if (starts_with(a, "--benchmark_filter=")) {
+        // Ours too: Google Benchmark would match it against names with "/iterations:N"
+        // appended (suite::register_benchmarks).
+        cfg.filter = a + std::strlen("--benchmark_filter=");
+        continue;
+      }
+      if (starts_with(a, "--benchmark_min_time")) {
+        user_min_time = true;
+        if (starts_with(a, "--benchmark_min_time="))
+          cfg.min_time = std::strtod(a + std::strlen("--benchmark_min_time="), nullptr);
+      }
       if (std::strcmp(a, "--benchmark_list_tests") == 0 ||
           std::strcmp(a, "--benchmark_list_tests=true") == 0)
         cfg.list_only = true;
@@ -110,12 +120,14 @@ int main(int argc, char** argv) {
   if (!user_repetitions) cfg.repetitions = cfg.quick ? 1 : 5;
   pass_on.emplace_back("--benchmark_repetitions=1");  // per registration
   if (cfg.repetitions < 1) cfg.repetitions = 1;
+  if (!mpk_bench::filter_is_valid(cfg.filter)) return 2;  // before the data and verification
   // --benchmark_list_tests lists each cell once, or, with --benchmark_repetitions=N, every
   // registration in the order they would run (tests/bench checks the interleaving so).
   if (cfg.list_only && !user_repetitions) cfg.repetitions = 1;
   // 0.05 s per repetition (quick and default modes); --full keeps Google Benchmark's own
   // default, 0.5 s.
   if (!user_min_time && !full) pass_on.emplace_back("--benchmark_min_time=0.05");
+  if (!user_min_time && full) cfg.min_time = 0.5;
 
   std::vector<char*> args;
   for (auto& s : pass_on)
@@ -132,7 +144,7 @@ int main(int argc, char** argv) {
     // Only the names of the benchmarks: no verification, no timing, no result files.
     mpk_bench::suite suite;
     if (!register_all(suite, cfg)) return 1;
-    suite.register_benchmarks(cfg);
+    if (!suite.register_benchmarks(cfg)) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
@@ -150,7 +162,7 @@ int main(int argc, char** argv) {
 
   mpk_bench::suite suite;
   if (!register_all(suite, cfg)) return 1;
-  suite.register_benchmarks(cfg);
+  if (!suite.register_benchmarks(cfg)) return 2;
   std::printf("\n");
   std::fflush(stdout);
 

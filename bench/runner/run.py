@@ -622,15 +622,17 @@ def main_run(a):
         if flt:
             args.append("--benchmark_filter=" + flt)
         # mpk_bench prints one line per repetition, the repetitions of a case's
-        # implementations interleaved: each line is a fraction of a cell.
+        # implementations interleaved: each line is a fraction of a cell. Its name ends in
+        # "/iterations:N" (the calibrated count, suite::register_benchmarks), which the
+        # listing's names have not.
         reps = 1 if a.quick else 5
         lines = 0
         with open(os.path.join(raw, "cpp.log"), "w") as logf:
             p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             for line in p.stdout:
                 logf.write(line)
-                m = re.match(r"^(w\d+/[^ ]+?)(/repeats:\d+)?(_mean|_median|_stddev|_cv)?\s", line)
-                if m and m.group(1) in cpp_cells and not m.group(3) and lines < len(cpp_cells) * reps:
+                m = re.match(r"^(w\d+/[^ ]+?)(/iterations:\d+)?(/repeats:\d+)?(_mean|_median|_stddev|_cv)?\s", line)
+                if m and m.group(1) in cpp_cells and not m.group(4) and lines < len(cpp_cells) * reps:
                     lines += 1
                     progress.step("C++ " + m.group(1), 1.0 / reps)
             status["C++ (mpk_bench)"] = p.wait()

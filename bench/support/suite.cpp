@@ -4,14 +4,17 @@
 #include <msgpack/version_master.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,48 +66,179 @@ cell* suite::find(const std::string& benchmark_name) {
   return nullptr;
 }
 
-void suite::register_benchmarks(const run_config& cfg) {
+namespace {
+
+/// Reports to no one: keeps the iterations and the time Google Benchmark decided on by the
+/// last run of each calibration registration.
+class calibration_reporter : public benchmark::BenchmarkReporter {
+ public:
+  struct result {
+    std::int64_t iterations = 0;
+    double seconds = 0;  ///< what Google Benchmark compares with the minimum time
+  };
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
+      // The seconds Google Benchmark's ramp-up looks at: CPU time, or the manual time (which
+      // Google Benchmark reports as the real time) of a cell that sets its own.
+      const bool manual = run.run_name.time_type == "manual_time";
+      results[run.run_name.function_name] = {
+          static_cast<std::int64_t>(run.iterations),
+          manual ? run.real_accumulated_time : run.cpu_accumulated_time};
+    }
+  }
+  std::map<std::string, result> results;
+};
+
+/// The count Google Benchmark 1.7 runs after a ramp-up run of `iterations` that lasted
+/// `seconds`, when that run was significant (over a tenth of `min_time`): 1.4 x min_time
+/// at that pace, and at least one more than before (benchmark_runner.cc,
+/// PredictNumItersNeeded). A run that already lasted min_time is the final count.
+std::int64_t predicted_iterations(std::int64_t iterations, double seconds, double min_time) {
+  constexpr std::int64_t max_iterations = 1000000000;  // Google Benchmark's kMaxIterations
+  if (iterations <= 0 || !(seconds > 0)) return 0;
+  if (seconds >= min_time) return iterations;
+  const double n = std::max(min_time * 1.4 / seconds * static_cast<double>(iterations),
+                            static_cast<double>(iterations) + 1.0);
+  return std::min(static_cast<std::int64_t>(std::llround(n)), max_iterations);
+}
+
+}  // namespace
+
+namespace {
+/// --benchmark_filter as Google Benchmark 1.7 reads it (re.h: POSIX extended syntax, searched
+/// anywhere in the name; "all" or nothing: every name; a leading '-': the names it does not
+/// match). Sets `negative`; throws std::regex_error when it is not a regular expression.
+std::regex parse_filter(const std::string& filter, bool& negative) {
+  std::string spec = filter;
+  negative = !spec.empty() && spec[0] == '-';
+  if (negative) spec.erase(0, 1);
+  if (spec.empty() || spec == "all") spec = ".";
+  return std::regex(spec, std::regex::extended | std::regex::nosubs);
+}
+}  // namespace
+
+bool filter_is_valid(const std::string& filter) {
+  try {
+    bool negative = false;
+    parse_filter(filter, negative);
+    return true;
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "mpk_bench: --benchmark_filter=%s: %s\n", filter.c_str(), e.what());
+    return false;
+  }
+}
+
+bool suite::register_benchmarks(const run_config& cfg) {
   const int reps = cfg.instructions ? 1 : std::max(cfg.repetitions, 1);
+  if (!filter_is_valid(cfg.filter)) return false;
+  bool negative = false;
+  const std::regex filter = parse_filter(cfg.filter, negative);
+  // Every row's cells, in run order.
+  struct row_cells {
+    std::string prefix;                                ///< "<id>/<case>/"
+    std::vector<std::pair<std::string, cell*>> cells;  ///< implementation order
+  };
+  std::vector<row_cells> rows;
   for (auto& t : tables_) {
     // Rows in the order of the table's cases, then any case only a cell named.
-    std::vector<std::string> rows;
+    std::vector<std::string> names;
     for (const auto& c : t->cases())
-      rows.push_back(c.name);
+      names.push_back(c.name);
     for (const auto& key : t->order_)
-      if (std::find(rows.begin(), rows.end(), key.first) == rows.end()) rows.push_back(key.first);
-    for (const auto& row : rows) {
-      std::vector<std::pair<std::string, cell*>> row_cells;  // implementation order
+      if (std::find(names.begin(), names.end(), key.first) == names.end())
+        names.push_back(key.first);
+    for (const auto& row : names) {
+      row_cells r{t->id() + "/" + row + "/", {}};
       for (const auto& i : t->implementations())
         if (cell* c = t->find(row, i.name); c != nullptr && c->registered)
-          row_cells.emplace_back(i.name, c);
+          r.cells.emplace_back(i.name, c);
       for (const auto& key : t->order_)
-        if (key.first == row &&
-            std::none_of(row_cells.begin(), row_cells.end(),
-                         [&](const auto& rc) { return rc.first == key.second; }))
-          row_cells.emplace_back(key.second, &t->cells_[key]);
-      const std::size_t n = row_cells.size();
-      for (int r = 0; r < reps; ++r) {
-        for (std::size_t k = 0; k < n; ++k) {
-          const auto& [impl, c] = row_cells[(k + static_cast<std::size_t>(r)) % n];
-          const std::string name = t->id() + "/" + row + "/" + impl;
-          // The cell's name, for the instruction count's dump (Google Benchmark 1.7's State
-          // does not tell its benchmark's name).
-          benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
-              name.c_str(), [run = c->run, name](benchmark::State& state) {
-                detail::running_cell = name;
-                run(state);
-              });
-          if (c->manual_time) b->UseManualTime();
-          if (cfg.instructions)
-            b->Iterations(1);
-          else if (c->iterations > 0)
-            b->Iterations(c->iterations);
-          else if (c->min_time > 0)
-            b->MinTime(c->min_time);
+        if (key.first == row && std::none_of(r.cells.begin(), r.cells.end(), [&](const auto& rc) {
+              return rc.first == key.second;
+            }))
+          r.cells.emplace_back(key.second, &t->cells_[key]);
+      std::erase_if(r.cells, [&](const auto& rc) {
+        return std::regex_search(r.prefix + rc.first, filter) == negative;
+      });
+      if (!r.cells.empty()) rows.push_back(std::move(r));
+    }
+  }
+  if (rows.empty())
+    std::fprintf(stderr, "mpk_bench: no cell matches --benchmark_filter=%s\n", cfg.filter.c_str());
+
+  // The registration of one run of a cell; the cell's name, for the instruction count's dump
+  // (Google Benchmark 1.7's State does not tell its benchmark's name).
+  auto add = [](const std::string& name, const cell& c) {
+    benchmark::internal::Benchmark* b =
+        benchmark::RegisterBenchmark(name.c_str(), [run = c.run, name](benchmark::State& state) {
+          detail::running_cell = name;
+          run(state);
+        });
+    if (c.manual_time) b->UseManualTime();
+    return b;
+  };
+  auto min_time_of = [&](const cell& c) { return c.min_time > 0 ? c.min_time : cfg.min_time; };
+
+  if (reps > 1 && !cfg.list_only && !cfg.instructions) {
+    // Calibration: one registration per cell, run until it lasts a tenth of its minimum time.
+    std::size_t n = 0;
+    for (const auto& r : rows)
+      for (const auto& [impl, c] : r.cells)
+        if (c->iterations == 0) {
+          add(r.prefix + impl, *c)->MinTime(min_time_of(*c) / 10);
+          ++n;
         }
+    if (n > 0) {
+      // The process's CPU time so far (data, verification) and the calibration's, in the log:
+      // on the shared VM the wall time says more about the neighbours than about the run.
+      auto cpu_seconds = [] {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+      };
+      const double cpu0 = cpu_seconds();
+      std::printf(
+          "calibration: %zu cells, the iterations of a %g s repetition (%.1f s of CPU "
+          "so far)...\n",
+          n, cfg.min_time, cpu0);
+      std::fflush(stdout);
+      const auto t0 = std::chrono::steady_clock::now();
+      calibration_reporter calibration;
+      benchmark::RunSpecifiedBenchmarks(&calibration);
+      benchmark::ClearRegisteredBenchmarks();
+      for (const auto& r : rows)
+        for (const auto& [impl, c] : r.cells)
+          if (auto it = calibration.results.find(r.prefix + impl);
+              c->iterations == 0 && it != calibration.results.end())
+            c->calibrated_iterations =
+                predicted_iterations(it->second.iterations, it->second.seconds, min_time_of(*c));
+      std::printf("calibration: done in %.1f s (%.1f s of CPU)\n",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  cpu_seconds() - cpu0);
+    }
+  }
+
+  for (const auto& r : rows) {
+    const std::size_t n = r.cells.size();
+    for (int rep = 0; rep < reps; ++rep) {
+      for (std::size_t k = 0; k < n; ++k) {
+        const auto& [impl, c] = r.cells[(k + static_cast<std::size_t>(rep)) % n];
+        benchmark::internal::Benchmark* b = add(r.prefix + impl, *c);
+        if (cfg.instructions)
+          b->Iterations(1);
+        else if (c->iterations > 0)
+          b->Iterations(c->iterations);
+        else if (c->calibrated_iterations > 0)
+          b->Iterations(c->calibrated_iterations);
+        else if (c->min_time > 0)
+          b->MinTime(c->min_time);
       }
     }
   }
+  return true;
 }
 
 namespace detail {
@@ -299,7 +433,8 @@ stats summarize(std::vector<double> v) {
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   s.range_pct = (*hi - *lo) / s.median * 100.0;
   std::vector<double> dev;
-  for (double x : v) dev.push_back(x > s.median ? x - s.median : s.median - x);
+  for (double x : v)
+    dev.push_back(x > s.median ? x - s.median : s.median - x);
   s.spread_pct = median_of(dev) / s.median * 100.0;
   return s;
 }

@@ -34,6 +34,12 @@ struct run_config {
   /// --instructions: one timed pass per cell, its instructions counted by callgrind (the
   /// binary runs under `valgrind --tool=callgrind --instr-atstart=no`; see time_passes).
   bool instructions = false;
+  /// Seconds per repetition (--benchmark_min_time; 0.05 by default and with --quick, Google
+  /// Benchmark's 0.5 with --full): what register_benchmarks calibrates the iterations for.
+  double min_time = 0.05;
+  /// --benchmark_filter, applied by register_benchmarks to the cell names "<id>/<case>/<impl>"
+  /// (Google Benchmark's own filter would see "/iterations:N" appended to them).
+  std::string filter;
 };
 
 /// A library under test, e.g. {"msgpack-cxx", "msgpack-cxx 4.1.3", "packer + sbuffer, ..."}.
@@ -62,8 +68,10 @@ struct cell {
   /// detail::count_children.
   bool manual_time = false;
   int iterations = 0;  ///< a fixed number of iterations per repetition; 0: Google Benchmark's
-  std::vector<double> ns_per_unit;             ///< one per repetition
-  double alloc_bytes = -1;                     ///< per iteration (one pass over the workload)
+  /// Iterations per repetition found by suite::register_benchmarks' calibration (0: none).
+  std::int64_t calibrated_iterations = 0;
+  std::vector<double> ns_per_unit;  ///< one per repetition
+  double alloc_bytes = -1;          ///< per iteration (one pass over the workload)
   double allocs = -1;
   std::string error;  ///< set when Google Benchmark reported an error
 };
@@ -125,12 +133,24 @@ class suite {
   /// implementation rotates). A burst of load from the neighbours then hits the
   /// implementations of a row alike, and a cell's spread measures minutes, not the whole run.
   /// With `cfg.instructions`, one registration of one iteration per cell.
-  void register_benchmarks(const run_config& cfg);
+  ///
+  /// With 2 repetitions or more, it first calibrates (Google Benchmark runs, reported to no
+  /// one): each cell runs until one run lasts a tenth of its minimum time, as Google
+  /// Benchmark's own ramp-up does before it predicts its final count, and every repetition
+  /// then runs the count predicted from that run, with Google Benchmark's formula (1.4 x the
+  /// minimum time). Left to Google Benchmark, every registration ramped up anew (1, 10, 100...
+  /// iterations, each run with its own warm-up pass and set-up), which cost more than a third
+  /// of the run. Only the cells `cfg.filter` matches are registered. Returns false when that
+  /// filter is not a valid regular expression.
+  bool register_benchmarks(const run_config& cfg);
   std::vector<std::unique_ptr<workload_table>>& tables() noexcept { return tables_; }
 
  private:
   std::vector<std::unique_ptr<workload_table>> tables_;
 };
+
+/// Whether `filter` (--benchmark_filter) is a regular expression; prints why not.
+bool filter_is_valid(const std::string& filter);
 
 namespace detail {
 /// The name of the cell running ("w1/read_typed/mpk"), set by suite::register_benchmarks.

@@ -2,6 +2,7 @@
 format, the report's summary and tables, the instruction counts, the order mpk_bench runs its
 repetitions in, and the comparison of two result folders. Run by tests/bench/run_quick
 (python3 -m unittest)."""
+import csv
 import json
 import os
 import shutil
@@ -530,6 +531,27 @@ class InterleavingTest(unittest.TestCase):
             rnd = impls[r * k:(r + 1) * k]
             self.assertEqual(sorted(rnd), sorted(set(impls)))
             self.assertEqual(rnd, impls[:k][r:] + impls[:k][:r])
+
+    def test_repetitions_run_the_calibrated_count(self):
+        # suite::register_benchmarks calibrates each cell once; every repetition then runs
+        # that many iterations (named ".../iterations:N"), and --benchmark_filter applies to
+        # the cell's own name, so a '$' after the implementation still matches.
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        exe = os.environ.get("MPK_BENCH_EXE", os.path.join(root, "build", "bench", "bench", "mpk_bench"))
+        with tempfile.TemporaryDirectory() as out_dir:
+            out = subprocess.run([exe, "--quick", "--benchmark_repetitions=3", "--out", out_dir,
+                                  "--benchmark_filter=^w1/write_implicit/mpk$"],
+                                 capture_output=True, text=True, check=True).stdout
+            with open(os.path.join(out_dir, "small_fields.csv")) as f:
+                rows = [r for r in csv.DictReader(f) if r["case"] == "write_implicit"]
+        lines = [l.split() for l in out.splitlines() if l.startswith("w1/")]
+        self.assertEqual(len(lines), 3)
+        names = {l[0] for l in lines}
+        self.assertEqual(len(names), 1)
+        self.assertRegex(names.pop(), r"^w1/write_implicit/mpk/iterations:\d+$")
+        self.assertEqual(len({l[5] for l in lines}), 1)  # the Iterations column
+        self.assertEqual([r["implementation"] for r in rows], ["mpk"])
+        self.assertEqual(len(rows[0]["repetition_values"].split()), 3)
 
 
 if __name__ == "__main__":
