@@ -211,13 +211,12 @@ const file = %s;
 const m = new Module(file, null);
 m.filename = file;
 m.paths = Module._nodeModulePaths(p.dirname(file));
-m._compile(fs.readFileSync(file, 'utf8').replace(/process\\.exitCode = main\\(\\);\\s*$/, '')
+m._compile(fs.readFileSync(file, 'utf8').replace(/main\\(\\)\\.then\\(.*\\);\\s*$/, '')
   + '\\nmodule.exports = { timeInterleaved };', file);
 const order = [];
 const t = (name, reps) => ({ op: () => { order.push(name); }, units: 1, batch: 1, reps, samples: [] });
 const ts = [t('a', 5), t('b', 5), t('c', 3)];
-m.exports.timeInterleaved(ts);
-console.log(order.join('') + ' ' + ts.map((x) => x.samples.length).join(','));
+m.exports.timeInterleaved(ts).then(() => console.log(order.join('') + ' ' + ts.map((x) => x.samples.length).join(',')));
 """ % json.dumps(path)
         out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout.strip()
         self.assertEqual(out, self.EXPECTED + " 5,5,3")

@@ -4,7 +4,7 @@
 // msgpack-unpack (versions pinned in package.json / package-lock.json); JSON and avsc (Avro)
 // as baselines.
 //
-//   node harness.js --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR]
+//   node harness.js --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR] [--profile FILE]
 //   node harness.js --ref DIR --check-generators
 //
 // Generates every workload it can express exactly as docs/workloads.md defines it,
@@ -183,15 +183,17 @@ function documents() {
 
 // Deep equality; binaries compare by bytes whatever their class (Buffer, Uint8Array, BufferList).
 function isBytes(v) { return v instanceof Uint8Array || v instanceof BufferList; }
+// A binary's bytes as a Buffer, without copying them (a BufferList's are joined).
+const bytesOf = (v) => (v instanceof BufferList ? v.slice() : Buffer.from(v.buffer, v.byteOffset, v.byteLength));
 function same(a, b) {
   if (isBytes(a) || isBytes(b)) {
     if (!isBytes(a) || !isBytes(b)) return false;
-    const x = Buffer.from(a instanceof BufferList ? a.slice() : a);
-    const y = Buffer.from(b instanceof BufferList ? b.slice() : b);
-    return x.equals(y);
+    return bytesOf(a).equals(bytesOf(b));
   }
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, k) => same(x, b[k]));
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let k = 0; k < a.length; k++) if (!same(a[k], b[k])) return false;
+    return true;
   }
   if (a === null || b === null || a === undefined || b === undefined) return a == b; // nil
   // A 64-bit integer decoded as a BigInt (msgpackr's default, int64AsType 'bigint') is the
@@ -202,7 +204,9 @@ function same(a, b) {
   }
   if (typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a), kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k, n) => k === kb[n] && same(a[k], b[k]));
+    if (ka.length !== kb.length) return false;
+    for (let n = 0; n < ka.length; n++) if (ka[n] !== kb[n] || !same(a[ka[n]], b[ka[n]])) return false;
+    return true;
   }
   return typeof a === typeof b && a === b;
 }
@@ -404,7 +408,28 @@ function hasExtract() {
 }
 const JSON_IMPL = 'JSON-node';
 const ignore = () => {};
-function collect(each, b) { const out = []; each(b, (v) => out.push(v)); return out; }
+// Whether `each` reads the bytes `b` to exactly the values of the array `expected`, in order:
+// `same` on each value as it comes (none is kept: a million decoded values collected into an
+// array cost more in the collector than the comparison), then the count. { ok, n: values read }.
+function readsTo(each, b, expected) {
+  let n = 0, ok = true;
+  each(b, (v) => { if (ok && (n >= expected.length || !same(v, expected[n]))) ok = false; n++; });
+  return { ok: ok && n === expected.length, n };
+}
+// readsTo of mpk's reference bytes, once per decoder and reference: the result is a function of
+// the decoder, the bytes and the values, so a write cell whose bytes equal mpk's (the decoder
+// would read those same bytes) and the read cells of the same decoder share one pass. Keyed
+// weakly by the bytes: released with their section.
+const refReads = new WeakMap();
+function refReadsTo(each, ref, expected) {
+  if (!refReads.has(ref)) refReads.set(ref, new Map());
+  const byDecoder = refReads.get(ref);
+  const hit = byDecoder.get(each);
+  if (hit && hit.expected === expected) return hit.result;
+  const result = readsTo(each, ref, expected);
+  byDecoder.set(each, { expected, result });
+  return result;
+}
 
 // What each decoder does with bytes that are not UTF-8, and whether its binaries are views
 // into the input: asked of the library at start-up, so that the labels stay true.
@@ -427,10 +452,14 @@ function binaryIsView(m) {
 // each later full collection cost seconds of CPU. A released value is made again, the same,
 // if a later cell asked for it (none does: every section's cells are declared together).
 let currentSection = null;
+let setupNs = 0n; // --profile: time spent making section data (inside the phase that asked for it)
 function section(name) { currentSection = { name, lazies: [] }; }
 function lazy(fn) {
   let v; let done = false;
-  const get = () => { if (!done) { v = fn(); done = true; } return v; };
+  const get = () => {
+    if (!done) { const t0 = process.hrtime.bigint(); v = fn(); done = true; setupNs += process.hrtime.bigint() - t0; }
+    return v;
+  };
   get.release = () => { v = undefined; done = false; };
   if (currentSection) currentSection.lazies.push(get);
   return get;
@@ -455,7 +484,22 @@ function cells(refDir, quick) {
     (same(decode(r()), expected()) ? ['same_values', "decodes mpk's bytes to the same values", null]
       : ['wrong_values', "decodes mpk's bytes to other values", null]);
 
-  const multi = (impl) => (b) => collect((impl.each || IMPLS['@msgpack/msgpack'].each), b);
+  // The multi-value cells (W1, W3, W2): the implementation's own multi-value decoder (notepack.io
+  // has none: @msgpack/msgpack's) reads its bytes back, value by value against the data; bytes
+  // equal to mpk's are read once per decoder (refReadsTo), as its read cell reads them.
+  const eachOf = (impl) => impl.each || IMPLS['@msgpack/msgpack'].each;
+  const multiEncodeCheck = (r, expected, encode, each) => (state) => {
+    const mine = encode();
+    const sameBytes = mine.equals(r());
+    const back = sameBytes ? refReadsTo(each, r(), expected()) : readsTo(each, mine, expected());
+    if (!back.ok) return ['wrong_values', 'its own bytes do not decode to the data', mine.length];
+    if (sameBytes) return ['same_bytes', 'same bytes as mpk', mine.length];
+    state.encoded = mine;
+    return ['different_bytes', '', mine.length];
+  };
+  const multiDecodeCheck = (r, expected, each) => () =>
+    (refReadsTo(each, r(), expected()).ok ? ['same_values', "decodes mpk's bytes to the same values", null]
+      : ['wrong_values', "decodes mpk's bytes to other values", null]);
   section('small_fields, flat_maps');
   const w1 = lazy(() => smallFields(values));
   const w1ref = ref('small_fields', 'stream');
@@ -463,16 +507,16 @@ function cells(refDir, quick) {
   const w3ref = ref('flat_maps', 'stream');
   for (const [name, impl] of Object.entries(IMPLS)) {
     add('small_fields', 'write_implicit', name, 'field', values, () => impl.writeAll(w1()),
-      encodeCheck(w1ref, w1, () => impl.writeAll(w1()), multi(impl)));
+      multiEncodeCheck(w1ref, w1, () => impl.writeAll(w1()), eachOf(impl)));
     if (impl.each) {
       add('small_fields', 'read_generic', name, 'field', values, () => impl.each(w1ref(), ignore),
-        decodeCheck(w1ref, w1, multi(impl)));
+        multiDecodeCheck(w1ref, w1, impl.each));
     }
     add('flat_maps', 'write', name, 'map', maps, () => impl.writeAll(w3()),
-      encodeCheck(w3ref, w3, () => impl.writeAll(w3()), multi(impl)));
+      multiEncodeCheck(w3ref, w3, () => impl.writeAll(w3()), eachOf(impl)));
     if (impl.each) {
       add('flat_maps', 'read_dynamic', name, 'map', maps, () => impl.each(w3ref(), ignore),
-        decodeCheck(w3ref, w3, multi(impl)));
+        multiDecodeCheck(w3ref, w3, impl.each));
     }
   }
 
@@ -485,12 +529,11 @@ function cells(refDir, quick) {
     const text = typeof payload === 'string';
     for (const [name, impl] of Object.entries(IMPLS)) {
       add('strings_binary', dname + '_write', name, 'value', count, () => impl.writeAll(data()),
-        encodeCheck(r, data, () => impl.writeAll(data()), multi(impl)));
+        multiEncodeCheck(r, data, () => impl.writeAll(data()), eachOf(impl)));
       if (!impl.each) continue;
       const readCheck = (each, how) => () => {
-        let n = 0, ok = true;
-        each(r(), (v) => { n++; if (ok && !same(v, payload)) ok = false; });
-        return ok && n === count ? ['same_values', `decodes mpk's bytes to the same values (${how})`, null]
+        const { ok, n } = refReadsTo(each, r(), data());
+        return ok ? ['same_values', `decodes mpk's bytes to the same values (${how})`, null]
           : ['wrong_values', `decodes mpk's bytes to other values (${n} values)`, null];
       };
       if (text) {
@@ -592,26 +635,27 @@ function cells(refDir, quick) {
   section('documents/stream');
   const count = STREAM_COUNT(quick);
   const sref = ref('documents', 'stream');
+  const messages = lazy(() => new Array(count).fill(STREAM_MESSAGE));
   for (const [name, impl] of Object.entries(IMPLS)) {
     // Its own stream's bytes are read back by msgpackr (any right decoder will do, and
-    // msgpack5's stream decoder would add half a minute per check); decode_stream checks
-    // the implementation's own decoder.
-    const readBack = (buf) => {
-      let n = 0, ok = true;
-      IMPLS.msgpackr.each(buf, (v) => { n++; if (ok && !same(v, STREAM_MESSAGE)) ok = false; });
-      return ok && n === count;
-    };
+    // msgpack5's stream decoder would add half a minute per check; bytes equal to mpk's are
+    // read once for all: refReadsTo); decode_stream checks the implementation's own decoder:
+    // its verification runs the timed operation, with a callback comparing each message.
     add('documents', 'encode_stream', name, 'op', count, () => impl.encodeStream(STREAM_MESSAGE, count), (state) => {
       const mine = impl.encodeStream(STREAM_MESSAGE, count);
-      if (!readBack(mine)) return ['wrong_values', 'its own stream does not read back to the messages', mine.length];
-      if (mine.equals(sref())) return ['same_bytes', `same bytes as mpk (${impl.streamApi})`, mine.length];
+      const sameBytes = mine.equals(sref());
+      const back = sameBytes ? refReadsTo(IMPLS.msgpackr.each, sref(), messages()) : readsTo(IMPLS.msgpackr.each, mine, messages());
+      if (!back.ok) return ['wrong_values', 'its own stream does not read back to the messages', mine.length];
+      if (sameBytes) return ['same_bytes', `same bytes as mpk (${impl.streamApi})`, mine.length];
       state.encoded = Buffer.from(mine);
       return ['different_bytes', '', mine.length];
     });
     if (impl.decodeStream) {
-      add('documents', 'decode_stream', name, 'op', count, () => impl.decodeStream(sref(), ignore), () => (readBack(sref())
-        ? ['same_values', `reads mpk's stream to the same ${count} messages (${impl.streamApi}${impl.decodeStream === impl.each ? '' : ', fed in 64 KiB chunks'})`, null]
-        : ['wrong_values', "reads mpk's stream to other messages", null]));
+      add('documents', 'decode_stream', name, 'op', count, () => impl.decodeStream(sref(), ignore), () => {
+        const { ok, n } = refReadsTo(impl.decodeStream, sref(), messages());
+        return ok ? ['same_values', `reads mpk's stream to the same ${count} messages (${impl.streamApi}${impl.decodeStream === impl.each ? '' : ', fed in 64 KiB chunks'})`, null]
+          : ['wrong_values', `reads mpk's stream to other messages (${n} messages)`, null];
+      });
     }
   }
 
@@ -693,11 +737,16 @@ function prepare(op, units, quick, verified = 0) {
 // One repetition: a batch of calls, in ns per unit, appended to t.samples; `collect`: after a
 // full collection.
 function timeRep(t, collect = true) {
-  if (collect) collectGarbage();
+  if (collect) gcTimed();
   const s = process.hrtime.bigint();
   for (let k = 0; k < t.batch; k++) { const r = t.op(); sink += r === undefined ? 0 : 1; }
-  t.samples.push(Number(process.hrtime.bigint() - s) / (t.batch * t.units));
+  const e = process.hrtime.bigint();
+  t.samples.push(Number(e - s) / (t.batch * t.units));
+  t.repNs = (t.repNs || 0n) + (e - s);
 }
+// --profile: seconds spent in full collections.
+let gcNs = 0n;
+function gcTimed() { const s = process.hrtime.bigint(); collectGarbage(); gcNs += process.hrtime.bigint() - s; }
 
 // The repetitions of the implementations of one case, interleaved (docs/benchmark-suite.md,
 // "Interleaving"; as mpk_bench's suite::register_benchmarks): repetition k of every
@@ -706,16 +755,26 @@ function timeRep(t, collect = true) {
 // the later rounds. In the default mode (SHORT) one full collection per round, before it,
 // rather than before each repetition: with the data of every workload generated so far live
 // (hundreds of MB, millions of objects), a full collection costs about as much as a ~0.05 s batch or more.
-function timeInterleaved(timings) {
+async function timeInterleaved(timings) {
   const n = timings.length;
   const rounds = Math.max(0, ...timings.map((t) => t.reps));
   for (let k = 0; k < rounds; k++) {
-    if (SHORT) collectGarbage();
+    if (SHORT) gcTimed();
     for (let j = 0; j < n; j++) {
       const t = timings[(k + j) % n];
-      if (t.samples.length < t.reps) timeRep(t, !SHORT);
+      if (t.samples.length < t.reps) { timeRep(t, !SHORT); await settle(); }
     }
   }
+}
+// Lets the event loop run what the last operation left queued (process.nextTick callbacks),
+// outside any timed region. A stream written synchronously (the W7 stream cells) queues work
+// for each of its million writes; the harness never returned to the event loop, so that queue
+// and everything it holds stayed live for the rest of the run: a full collection after
+// msgpack5's encode_stream cost seconds (35 MB live per 200,000 messages written).
+let settleNs = 0n; // --profile: seconds spent there
+function settle() {
+  const s = process.hrtime.bigint();
+  return new Promise((resolve) => setImmediate(() => { settleNs += process.hrtime.bigint() - s; resolve(); }));
 }
 
 // [median, range %, repetitions] of the samples (the runner computes the robust spread from
@@ -790,13 +849,13 @@ function checkGenerators(refDir, quick) {
   return bad ? 1 : 0;
 }
 
-function main() {
+async function main() {
   const args = process.argv.slice(2);
   const opt = { only: '' };
   for (let k = 0; k < args.length; k++) {
     const a = args[k];
     if (a === '--quick' || a === '--list' || a === '--check-generators') opt[a.slice(2)] = true;
-    else if (['--ref', '--out', '--only', '--bytes-dir'].includes(a)) opt[a.slice(2)] = args[++k];
+    else if (['--ref', '--out', '--only', '--bytes-dir', '--profile'].includes(a)) opt[a.slice(2)] = args[++k];
     else { console.error(`harness.js: unknown option ${a}`); return 2; }
   }
   if (!opt.ref) { console.error('harness.js: --ref DIR is required'); return 2; }
@@ -809,6 +868,10 @@ function main() {
   for (const [n, m] of Object.entries(EXTRA)) versions[n] = m.version() + ' / Node ' + process.version;
   versions[AVRO_IMPL] = 'avsc ' + versionOf('avsc') + ' (Avro, schema-based: a baseline) / Node ' + process.version;
   const fd = fs.openSync(opt.out, 'w');
+  // --profile FILE: seconds per phase of each cell (data made, verification without it,
+  // warm-up, repetitions) and per case (its rounds of repetitions, their collections).
+  const prof = opt.profile ? fs.openSync(opt.profile, 'w') : null;
+  if (prof) fs.writeSync(prof, 'cell,setup_s,verify_s,warmup_s,reps_s,repetitions,batch,gc_s,queued_work_s\n');
   fs.writeSync(fd, HEADER + '\n');
   let failed = 0;
   // The cells of one case (workload/case), in the order listed: verified one by one, then
@@ -828,9 +891,11 @@ function main() {
   let g = -1;
   for (const group of groups.values()) {
     g++;
-    const results = group.map((c) => {
+    const results = [];
+    for (const c of group) {
       const state = {};
       let verdict, text, size;
+      const setup0 = setupNs;
       const v0 = process.hrtime.bigint();
       try { [verdict, text, size] = c.verify(state); } catch (e) { [verdict, text, size] = ['error', `${e.name}: ${e.message}`, null]; }
       const verified = Number(process.hrtime.bigint() - v0) / 1e9;
@@ -840,11 +905,28 @@ function main() {
         fs.writeFileSync(path.join(opt['bytes-dir'], rel), state.encoded);
         text = 'bytes:' + rel;
       }
-      return { c, verdict, text, size, verified };
-    });
+      results.push({ c, verdict, text, size, verified, setup: Number(setupNs - setup0) / 1e9 });
+      await settle();
+    }
     const timed = results.filter((r) => ['same_bytes', 'different_bytes', 'same_values'].includes(r.verdict));
-    for (const r of timed) r.timing = prepare(r.c.op, r.c.units, !!opt.quick, r.verified);
-    timeInterleaved(timed.map((r) => r.timing));
+    for (const r of timed) {
+      const p0 = process.hrtime.bigint();
+      r.timing = prepare(r.c.op, r.c.units, !!opt.quick, r.verified);
+      r.prepared = Number(process.hrtime.bigint() - p0) / 1e9;
+      await settle();
+    }
+    const gc0 = gcNs;
+    const t0 = process.hrtime.bigint();
+    await timeInterleaved(timed.map((r) => r.timing));
+    if (prof) {
+      const total = Number(process.hrtime.bigint() - t0) / 1e9, gc = Number(gcNs - gc0) / 1e9;
+      for (const r of results) {
+        const reps = r.timing ? Number(r.timing.repNs || 0n) / 1e9 : 0;
+        fs.writeSync(prof, [r.c.id, r.setup.toFixed(4), (r.verified - r.setup).toFixed(4), (r.prepared || 0).toFixed(4),
+          reps.toFixed(4), r.timing ? r.timing.samples.length : 0, r.timing ? r.timing.batch : 0].map(csvField).join(',') + '\n');
+      }
+      fs.writeSync(prof, [`${group[0].workload}/${group[0].case}/(rounds: ${total.toFixed(3)} s)`, '', '', '', '', '', '', gc.toFixed(4)].map(csvField).join(',') + '\n');
+    }
     for (const { c, verdict, text, size, timing } of results) {
       let median = '', spread = '', reps = '', noisy = '', samples = '';
       if (timing) {
@@ -859,7 +941,8 @@ function main() {
     for (const sec of releaseAfter.get(g) || []) for (const get of sec.lazies) get.release();
   }
   fs.closeSync(fd);
+  if (prof) { fs.writeSync(prof, `(event loop turns),,,,,,,,${(Number(settleNs) / 1e9).toFixed(4)}\n`); fs.closeSync(prof); }
   return failed ? 1 : 0;
 }
 
-process.exitCode = main();
+main().then((code) => { process.exitCode = code; }, (e) => { console.error(e); process.exitCode = 1; });
