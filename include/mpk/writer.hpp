@@ -488,12 +488,6 @@ class writer {
   MPK_WRITER_INLINE void put_header(H h, std::uint64_t n) noexcept {
     if constexpr (!H::fits) {
       fail(errc::too_large);
-    } else if constexpr (H::size == 1 && requires { out_->put_byte(h.marker); }) {
-      // A one-byte value or header (the marker alone) into a sink with put_byte().
-      if (!ok()) [[unlikely]]
-        return;
-      if (!out_->put_byte(h.marker)) [[unlikely]]
-        fail(out_->failure());
     } else {
       std::byte* p = reserve(H::size);
       if (p == nullptr) [[unlikely]]
