@@ -322,6 +322,13 @@ bool count_children(benchmark::State&, const std::string&, std::size_t, const st
   return false;
 }
 #endif
+
+std::chrono::nanoseconds warm_up_time() noexcept {
+#if MPK_BENCH_CALLGRIND
+  if (RUNNING_ON_VALGRIND != 0) return std::chrono::nanoseconds(0);  // counts: one pass
+#endif
+  return std::chrono::milliseconds(5);
+}
 }  // namespace detail
 
 // --- reporter ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -171,9 +172,12 @@ void stop_counting(const benchmark::State& state, std::size_t units);
 /// under valgrind.
 bool count_children(benchmark::State& state, const std::string& command, std::size_t units,
                     const std::string& dump_root);
+/// How long a cell's warm-up lasts at least (time_passes): 5 ms, a single pass under
+/// callgrind (the counts need only the timed pass).
+std::chrono::nanoseconds warm_up_time() noexcept;
 }  // namespace detail
 
-/// Runs one untimed pass (the warm-up), then times one pass over a workload per iteration and
+/// Runs untimed passes for at least detail::warm_up_time() (the warm-up), then times one pass over a workload per iteration and
 /// sets the counters every cell reports:
 /// items (units) processed, "ns_per_<unit>", "bytes_alloc" and "allocs" per iteration.
 /// `pass()` runs one pass and returns something to keep alive; `check(last)` runs after the
@@ -181,11 +185,17 @@ bool count_children(benchmark::State& state, const std::string& command, std::si
 template <class Pass, class Check>
 void time_passes(benchmark::State& state, std::size_t units, const std::string& unit, Pass&& pass,
                  Check&& check) {
-  // Warm-up (docs/workloads.md rule 3): one untimed pass. Google Benchmark calls a cell anew
-  // for each repetition, and a cell's first pass pays for what it set up (page faults of a
-  // fresh output buffer, a buffer grown to size, cold caches); a repetition of a few passes
-  // would otherwise count that as the implementation's time. Allocations are counted after.
+  // Warm-up (docs/workloads.md rule 3): untimed passes, at least one. Google Benchmark calls a
+  // cell anew for each repetition, and a cell's first pass pays for what it set up (page
+  // faults of a fresh output buffer, a buffer grown to size, cold caches); a repetition of a
+  // few passes would otherwise count that as the implementation's time. At least 5 ms: with
+  // a calibrated iteration count a repetition no longer follows Google Benchmark's ramp-up
+  // runs of the same cell, and after a single 1 ms pass the W1 cells of a run on the idle VM
+  // had spreads of 4-11% (0.3% before the calibration). Allocations are counted after.
+  const auto warm_until = std::chrono::steady_clock::now() + detail::warm_up_time();
   decltype(pass()) last = pass();
+  while (std::chrono::steady_clock::now() < warm_until)
+    last = pass();
   benchmark::DoNotOptimize(last);
   const alloc_count::snapshot before = alloc_count::now();
   detail::start_counting();
