@@ -177,8 +177,8 @@ bool count_children(benchmark::State& state, const std::string& command, std::si
 std::chrono::nanoseconds warm_up_time() noexcept;
 }  // namespace detail
 
-/// Runs untimed passes for at least detail::warm_up_time() (the warm-up), then times one pass over a workload per iteration and
-/// sets the counters every cell reports:
+/// Runs untimed passes for at least detail::warm_up_time() (the warm-up), then times one pass
+/// over a workload per iteration and sets the counters every cell reports:
 /// items (units) processed, "ns_per_<unit>", "bytes_alloc" and "allocs" per iteration.
 /// `pass()` runs one pass and returns something to keep alive; `check(last)` runs after the
 /// timing loop and returns an error message (empty when the last pass was right).
