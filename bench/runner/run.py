@@ -193,20 +193,23 @@ def machine_info(build_dir):
                     build_type = line.split("=", 1)[1].strip()
     js_dir = os.path.join(ROOT, "bench", "harness", "js")
     # The versions: every command at once (one by one they took ~5 s, npm ls 1.8 of it).
-    cmds = [["dpkg-query", "-W", "-f=${Version}", p] for p in DEB_PACKAGES] + [
-        ["npm", "ls", "--json", "--depth=0", "--prefix", js_dir], ["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"],
-        ["cmake", "--version"], ["/usr/bin/python3", "--version"], ["node", "--version"], ["lua5.4", "-v"],
-        ["luajit", "-v"], ["ruby", "--version"]] + ([[compiler, "--version"]] if compiler else []) + (
-        [["dotnet", "--version"]] if shutil.which("dotnet") else [])
+    cmds = {("deb", p): ["dpkg-query", "-W", "-f=${Version}", p] for p in DEB_PACKAGES}
+    cmds.update({
+        "npm": ["npm", "ls", "--json", "--depth=0", "--prefix", js_dir],
+        "os": ["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"],
+        "cmake": ["cmake", "--version"], "python": ["/usr/bin/python3", "--version"],
+        "node": ["node", "--version"], "lua5.4": ["lua5.4", "-v"], "luajit": ["luajit", "-v"],
+        "ruby": ["ruby", "--version"]})
+    if compiler:
+        cmds["cxx"] = [compiler, "--version"]
+    if shutil.which("dotnet"):
+        cmds["dotnet"] = ["dotnet", "--version"]
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
-        got = dict(zip(map(tuple, cmds), pool.map(out_of, cmds)))
+        got = dict(zip(cmds, pool.map(out_of, cmds.values())))
 
-    def output(cmd):
-        return got[tuple(cmd)]
-
-    deb = {p: output(["dpkg-query", "-W", "-f=${Version}", p]) or "not installed" for p in DEB_PACKAGES}
+    deb = {p: got[("deb", p)] or "not installed" for p in DEB_PACKAGES}
     npm = {}
-    ls = output(["npm", "ls", "--json", "--depth=0", "--prefix", js_dir])
+    ls = got["npm"]
     try:
         for name, d in json.loads(ls or "{}").get("dependencies", {}).items():
             npm[name] = d.get("version")
@@ -221,18 +224,18 @@ def machine_info(build_dir):
         "cores": os.cpu_count(),
         "memory": mem,
         "kernel": " ".join(platform.uname()[i] for i in (0, 2, 4)),
-        "os": output(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
+        "os": got["os"],
         "commit": (commit or "unknown") + (" (with local changes)" if dirty else ""),
         "cxx_compiler": compiler,
-        "cxx_compiler_version": (output([compiler, "--version"]) or "").splitlines()[0] if compiler else None,
+        "cxx_compiler_version": (got["cxx"] or "").splitlines()[0] if compiler else None,
         "cxx_build_type": locals().get("build_type"),
-        "cmake": (output(["cmake", "--version"]) or "").splitlines()[0],
-        "python": output(["/usr/bin/python3", "--version"]),
-        "node": output(["node", "--version"]),
-        "lua5.4": output(["lua5.4", "-v"]),
-        "luajit": output(["luajit", "-v"]),
-        "ruby": output(["ruby", "--version"]),
-        "dotnet": output(["dotnet", "--version"]) if shutil.which("dotnet") else NOT_RUN_NO_DOTNET,
+        "cmake": (got["cmake"] or "").splitlines()[0],
+        "python": got["python"],
+        "node": got["node"],
+        "lua5.4": got["lua5.4"],
+        "luajit": got["luajit"],
+        "ruby": got["ruby"],
+        "dotnet": got.get("dotnet", NOT_RUN_NO_DOTNET),
         "nuget_packages": nuget_packages(),
         "debian_packages": deb,
         "npm_packages": npm,

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -104,37 +105,35 @@ std::int64_t predicted_iterations(std::int64_t iterations, double seconds, doubl
   return std::min(static_cast<std::int64_t>(std::llround(n)), max_iterations);
 }
 
-}  // namespace
-
-namespace {
 /// --benchmark_filter as Google Benchmark 1.7 reads it (re.h: POSIX extended syntax, searched
 /// anywhere in the name; "all" or nothing: every name; a leading '-': the names it does not
-/// match). Sets `negative`; throws std::regex_error when it is not a regular expression.
-std::regex parse_filter(const std::string& filter, bool& negative) {
+/// match). Sets `negative`; nullopt, with the reason on stderr, when it is not a regular
+/// expression.
+std::optional<std::regex> parse_filter(const std::string& filter, bool& negative) {
   std::string spec = filter;
   negative = !spec.empty() && spec[0] == '-';
   if (negative) spec.erase(0, 1);
   if (spec.empty() || spec == "all") spec = ".";
-  return std::regex(spec, std::regex::extended | std::regex::nosubs);
+  try {
+    return std::regex(spec, std::regex::extended | std::regex::nosubs);
+  } catch (const std::regex_error& e) {
+    std::fprintf(stderr, "mpk_bench: --benchmark_filter=%s: %s\n", filter.c_str(), e.what());
+    return std::nullopt;
+  }
 }
+
 }  // namespace
 
 bool filter_is_valid(const std::string& filter) {
-  try {
-    bool negative = false;
-    parse_filter(filter, negative);
-    return true;
-  } catch (const std::regex_error& e) {
-    std::fprintf(stderr, "mpk_bench: --benchmark_filter=%s: %s\n", filter.c_str(), e.what());
-    return false;
-  }
+  bool negative = false;
+  return parse_filter(filter, negative).has_value();
 }
 
 bool suite::register_benchmarks(const run_config& cfg) {
   const int reps = cfg.instructions ? 1 : std::max(cfg.repetitions, 1);
-  if (!filter_is_valid(cfg.filter)) return false;
   bool negative = false;
-  const std::regex filter = parse_filter(cfg.filter, negative);
+  const std::optional<std::regex> filter = parse_filter(cfg.filter, negative);
+  if (!filter) return false;
   // Every row's cells, in run order.
   struct row_cells {
     std::string prefix;                                ///< "<id>/<case>/"
@@ -160,7 +159,7 @@ bool suite::register_benchmarks(const run_config& cfg) {
             }))
           r.cells.emplace_back(key.second, &t->cells_[key]);
       std::erase_if(r.cells, [&](const auto& rc) {
-        return std::regex_search(r.prefix + rc.first, filter) == negative;
+        return std::regex_search(r.prefix + rc.first, *filter) == negative;
       });
       if (!r.cells.empty()) rows.push_back(std::move(r));
     }

@@ -473,12 +473,19 @@ function cells(refDir, quick) {
   const add = (workload, kase, impl, unit, units, op, verify) =>
     out.push({ workload, case: kase, impl, unit, units, op, verify, section: currentSection, id: `${workload}/${kase}/${impl}` });
 
-  const encodeCheck = (r, expected, encode, decode) => (state) => {
-    const mine = encode();
-    if (!same(decode(mine), expected())) return ['wrong_values', 'its own bytes do not decode to the data', mine.length];
-    if (mine.equals(r())) return ['same_bytes', 'same bytes as mpk', mine.length];
+  // The verdict on an encoder's bytes `mine` against mpk's `ref`: wrong when they do not read
+  // back to the data (`readsBack(sameBytes)`), else the same or different bytes.
+  const encodingVerdict = (state, mine, ref, readsBack, sameText = 'same bytes as mpk',
+    wrongText = 'its own bytes do not decode to the data') => {
+    const sameBytes = mine.equals(ref);
+    if (!readsBack(sameBytes)) return ['wrong_values', wrongText, mine.length];
+    if (sameBytes) return ['same_bytes', sameText, mine.length];
     state.encoded = mine;
     return ['different_bytes', '', mine.length];
+  };
+  const encodeCheck = (r, expected, encode, decode) => (state) => {
+    const mine = encode();
+    return encodingVerdict(state, mine, r(), () => same(decode(mine), expected()));
   };
   const decodeCheck = (r, expected, decode) => () =>
     (same(decode(r()), expected()) ? ['same_values', "decodes mpk's bytes to the same values", null]
@@ -488,14 +495,12 @@ function cells(refDir, quick) {
   // has none: @msgpack/msgpack's) reads its bytes back, value by value against the data; bytes
   // equal to mpk's are read once per decoder (refReadsTo), as its read cell reads them.
   const eachOf = (impl) => impl.each || IMPLS['@msgpack/msgpack'].each;
+  // Bytes equal to mpk's read back as mpk's do (one pass per decoder, refReadsTo).
+  const readsBackAll = (each, mine, ref, expected) => (sameBytes) =>
+    (sameBytes ? refReadsTo(each, ref, expected) : readsTo(each, mine, expected)).ok;
   const multiEncodeCheck = (r, expected, encode, each) => (state) => {
     const mine = encode();
-    const sameBytes = mine.equals(r());
-    const back = sameBytes ? refReadsTo(each, r(), expected()) : readsTo(each, mine, expected());
-    if (!back.ok) return ['wrong_values', 'its own bytes do not decode to the data', mine.length];
-    if (sameBytes) return ['same_bytes', 'same bytes as mpk', mine.length];
-    state.encoded = mine;
-    return ['different_bytes', '', mine.length];
+    return encodingVerdict(state, mine, r(), readsBackAll(each, mine, r(), expected()));
   };
   const multiDecodeCheck = (r, expected, each) => () =>
     (refReadsTo(each, r(), expected()).ok ? ['same_values', "decodes mpk's bytes to the same values", null]
@@ -643,12 +648,8 @@ function cells(refDir, quick) {
     // its verification runs the timed operation, with a callback comparing each message.
     add('documents', 'encode_stream', name, 'op', count, () => impl.encodeStream(STREAM_MESSAGE, count), (state) => {
       const mine = impl.encodeStream(STREAM_MESSAGE, count);
-      const sameBytes = mine.equals(sref());
-      const back = sameBytes ? refReadsTo(IMPLS.msgpackr.each, sref(), messages()) : readsTo(IMPLS.msgpackr.each, mine, messages());
-      if (!back.ok) return ['wrong_values', 'its own stream does not read back to the messages', mine.length];
-      if (sameBytes) return ['same_bytes', `same bytes as mpk (${impl.streamApi})`, mine.length];
-      state.encoded = Buffer.from(mine);
-      return ['different_bytes', '', mine.length];
+      return encodingVerdict(state, mine, sref(), readsBackAll(IMPLS.msgpackr.each, mine, sref(), messages()),
+        `same bytes as mpk (${impl.streamApi})`, 'its own stream does not read back to the messages');
     });
     if (impl.decodeStream) {
       add('documents', 'decode_stream', name, 'op', count, () => impl.decodeStream(sref(), ignore), () => {
