@@ -125,6 +125,29 @@ TEST(Buffer, AppendingNothingSucceedsWithoutMemory) {
   EXPECT_EQ(none.size(), 0u);
 }
 
+// put_byte is the writer's path for one-byte values: it grows a buffer (from no memory too)
+// like prepare(1) and commit(1), and a full span_sink refuses it with nothing written.
+TEST(Buffer, PutByteGrowsAndAppends) {
+  mpk::buffer buf(mpk::growth_policy{mpk::growth::exact});
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(buf.put_byte(static_cast<std::uint8_t>(0x90 + i)));
+  EXPECT_EQ(buf.size(), 3u);
+  EXPECT_EQ(buf.capacity(), 3u);  // exact growth: one byte at a time
+  EXPECT_EQ(buf.data()[0], std::byte{0x90});
+  EXPECT_EQ(buf.data()[2], std::byte{0x92});
+}
+
+TEST(SpanSink, PutByteStopsAtTheEnd) {
+  std::array<std::byte, 3> memory{std::byte{7}, std::byte{7}, std::byte{7}};
+  mpk::span_sink out(std::span<std::byte>(memory).first(2));
+  EXPECT_TRUE(out.put_byte(1));
+  EXPECT_TRUE(out.put_byte(2));
+  EXPECT_FALSE(out.put_byte(3));
+  EXPECT_EQ(out.size(), 2u);
+  EXPECT_EQ(memory[1], std::byte{2});
+  EXPECT_EQ(memory[2], std::byte{7});  // past the span: untouched
+}
+
 TEST(SpanSink, RefusesWhatDoesNotFit) {
   std::array<std::byte, 4> memory{};
   mpk::span_sink out(memory);

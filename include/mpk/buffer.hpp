@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iosfwd>
+#include <new>
 #include <span>
 #include <string_view>
 
@@ -52,6 +53,19 @@ bool append_in_one_block(Sink& sink, const std::byte* p, std::size_t n) noexcept
   std::memcpy(out, p, n);
   sink.commit(n);
   return true;
+}
+
+/// A byte of output as a type of its own, for put_byte() of buffer and span_sink. A store
+/// through std::byte or unsigned char may alias any object, so after it the compiler reloads
+/// the sink's size, capacity and data pointer; a store of an `out_byte` (an enumeration, not
+/// a character type) does not alias them (type-based alias analysis), and they stay in
+/// registers from one byte to the next. It creates an out_byte object in the output's
+/// storage (placement new: memory from malloc, or an array of std::byte), which is read back
+/// like any object through std::byte, char or unsigned char.
+enum class out_byte : unsigned char {};
+
+MPK_ALWAYS_INLINE void store_out_byte(std::byte* p, std::uint8_t b) noexcept {
+  ::new (static_cast<void*>(p)) out_byte{b};
 }
 }  // namespace detail
 
@@ -120,6 +134,20 @@ class MPK_API buffer {
     return grow_for(n);
   }
   void commit(std::size_t n) noexcept { size_ += n; }
+  /// Appends one byte: prepare(1), the store, commit(1) in one (false, with nothing written,
+  /// when there is no room). The writer's path for its one-byte values and headers (fixints,
+  /// fixarray, nil, ...). The pointer is formed after the growth test, not taken from
+  /// prepare(), so that the store addresses data + size directly, and the byte is stored as
+  /// a detail::out_byte, so that size, capacity and data pointer need no reload after it: a
+  /// run of one-byte writes (W4 build) keeps them in registers.
+  MPK_ALWAYS_INLINE bool put_byte(std::uint8_t b) noexcept {
+    if (capacity_ == size_) [[unlikely]] {
+      if (grow_for(1) == nullptr) return false;
+    }
+    detail::store_out_byte(data_ + size_, b);
+    ++size_;
+    return true;
+  }
   bool append(const std::byte* p, std::size_t n) noexcept {
     return detail::append_in_one_block(*this, p, n);
   }
@@ -135,7 +163,9 @@ class MPK_API buffer {
 };
 
 /// A sink over caller memory of fixed size. Writing past its end is not possible: the write
-/// fails with errc::buffer_full and nothing is written beyond `capacity()`.
+/// fails with errc::buffer_full and nothing is written beyond `capacity()`. The memory should
+/// be an array of bytes (std::byte, char, unsigned char) or from an allocation: the writer
+/// creates byte objects in it (put_byte), so it ends the life of any other object there.
 ///
 ///     std::array<std::byte, 64> mem;
 ///     mpk::span_sink out(mem);
@@ -156,6 +186,15 @@ class span_sink {
     return memory_.size() - size_ >= n ? memory_.data() + size_ : nullptr;
   }
   void commit(std::size_t n) noexcept { size_ += n; }
+  /// Appends one byte (false, with nothing written, when there is no room): as
+  /// buffer::put_byte.
+  MPK_ALWAYS_INLINE bool put_byte(std::uint8_t b) noexcept {
+    if (memory_.size() == size_) [[unlikely]]
+      return false;
+    detail::store_out_byte(memory_.data() + size_, b);
+    ++size_;
+    return true;
+  }
   bool append(const std::byte* p, std::size_t n) noexcept {
     return detail::append_in_one_block(*this, p, n);
   }
