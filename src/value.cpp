@@ -126,10 +126,16 @@ value::value(const element& ref) : value(shallow_copy(ref)) {
     } else {
       auto* m = f.dst->get_if<map_type>();
       const map_entry e = *f.next_entry++;
-      m->emplace_back(shallow_copy(e.key), shallow_copy(e.value));
+      // The key's payload is allocated before the value's, the order mpk::write reads them
+      // in (GCC evaluates emplace_back's arguments right to left: the value came first). A
+      // tree whose payloads ascend in memory in that order is written faster (W7
+      // encode_large: docs/investigations.md).
+      value key = shallow_copy(e.key);
+      value item = shallow_copy(e.value);
+      m->emplace_back(std::move(key), std::move(item));
       auto& entry = m->back();
-      open(&entry.first, e.key);
       open(&entry.second, e.value);
+      open(&entry.first, e.key);  // on top: the key's items are built first
     }
   }
 }

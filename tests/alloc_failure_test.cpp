@@ -526,4 +526,38 @@ TEST(AllocFailure, BuildingAValueThrowsAndKeepsIt) {
   EXPECT_GT(throws, k / 2);
 }
 
+// --- the order of a value's allocations ----------------------------------------------------
+
+TEST(AllocFailure, ReadValueAllocatesAKeyBeforeItsValue) {
+  // mpk::write reads a map's key, then its value: a tree whose payloads lie in that order in
+  // memory is written faster (W7 encode_large, docs/investigations.md), so building one
+  // allocates the key's payload (and a container key's items) before the value's.
+  for (const bool containers : {false, true}) {
+    mpk::buffer b;
+    mpk::writer w(b);
+    w.begin_map(1);
+    if (containers) w.begin_array(1);
+    w.write_str(std::string(1000, 'k'));
+    if (containers) w.begin_array(1);
+    w.write_str(std::string(3000, 'v'));
+    const auto doc = mpk::document::parse(b.bytes());
+    ASSERT_TRUE(doc);
+    // A build whose k-th allocation fails peaks with the k - 1 before it live: the first
+    // peak to hold a payload says which payload came first.
+    std::size_t first = 0;
+    for (std::size_t k = 1; first == 0 && k < 100; ++k) {
+      const mpk_fuzz::alloc_scope scope;
+      mpk_fuzz::fail_nth_allocation(k);
+      try {
+        const mpk::value v(doc->root());
+      } catch (const std::bad_alloc&) {
+      }
+      mpk_fuzz::fail_nth_allocation(0);
+      if (scope.peak() >= 1000) first = scope.peak();
+    }
+    EXPECT_GE(first, 1000u) << containers;
+    EXPECT_LT(first, 3000u) << containers << ": the value's payload was allocated first";
+  }
+}
+
 }  // namespace
