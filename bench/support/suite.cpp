@@ -92,15 +92,26 @@ class calibration_reporter : public benchmark::BenchmarkReporter {
   std::map<std::string, result> results;
 };
 
-/// The count Google Benchmark 1.7 runs after a ramp-up run of `iterations` that lasted
-/// `seconds`, when that run was significant (over a tenth of `min_time`): 1.4 x min_time
-/// at that pace, and at least one more than before (benchmark_runner.cc,
-/// PredictNumItersNeeded). A run that already lasted min_time is the final count.
+/// The count of every repetition after a calibration run of `iterations` that lasted
+/// `seconds` (over a tenth of `min_time`): 1.1 x min_time at that pace, and at least one
+/// more than before. A run that already lasted min_time is the final count.
+///
+/// Google Benchmark 1.7 predicts 1.4 x min_time (benchmark_runner.cc, PredictNumItersNeeded):
+/// its margin makes the next ramp-up run reach min_time in one step, and a run that falls
+/// short is simply followed by a longer one. Here nothing follows: the count is final, so the
+/// margin only makes every repetition longer (0.07 s instead of 0.05 s, a quarter of the
+/// default mode's timed loops) without a better figure. The margin left absorbs the pace
+/// measured in one run of a tenth of min_time: in the reference run 1620Z the repetitions
+/// lasted 0.97-1.24x the calibrated length (quartiles; 0.66-2.1x at the 1st and 99th
+/// percentiles, the VM's speed changing between calibration and repetition): with 1.1, 85% of
+/// those 2,265 repetitions of more than one iteration would have lasted min_time or more (97%
+/// with 1.4, 79% with 1.05), the shortest 0.73 x min_time.
 std::int64_t predicted_iterations(std::int64_t iterations, double seconds, double min_time) {
   constexpr std::int64_t max_iterations = 1000000000;  // Google Benchmark's kMaxIterations
+  constexpr double margin = 1.1;
   if (iterations <= 0 || !(seconds > 0)) return 0;
   if (seconds >= min_time) return iterations;
-  const double n = std::max(min_time * 1.4 / seconds * static_cast<double>(iterations),
+  const double n = std::max(min_time * margin / seconds * static_cast<double>(iterations),
                             static_cast<double>(iterations) + 1.0);
   return std::min(static_cast<std::int64_t>(std::llround(n)), max_iterations);
 }
@@ -169,11 +180,15 @@ bool suite::register_benchmarks(const run_config& cfg) {
 
   // The registration of one run of a cell; the cell's name, for the instruction count's dump
   // (Google Benchmark 1.7's State does not tell its benchmark's name).
-  auto add = [](const std::string& name, const cell& c) {
-    benchmark::internal::Benchmark* b =
-        benchmark::RegisterBenchmark(name.c_str(), [run = c.run, name](benchmark::State& state) {
+  // The timed loop's check runs until one run of the cell has passed it (the calibration's
+  // first, as a rule): a failed check leaves it due, so the timed repetitions report it.
+  auto add = [](const std::string& name, cell& c) {
+    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(
+        name.c_str(), [run = c.run, name, &checked = c.checked](benchmark::State& state) {
           detail::running_cell = name;
+          detail::check_due = !checked;
           run(state);
+          if (!state.error_occurred()) checked = true;
         });
     if (c.manual_time) b->UseManualTime();
     return b;
@@ -242,6 +257,7 @@ bool suite::register_benchmarks(const run_config& cfg) {
 
 namespace detail {
 std::string running_cell;
+bool check_due = true;
 
 #if MPK_BENCH_CALLGRIND
 void start_counting() noexcept {
