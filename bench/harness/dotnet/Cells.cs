@@ -30,11 +30,11 @@ public static class Cells
     static readonly JsonSerializerOptions StjOptions = new() { MaxDepth = 1024 };
     static readonly JsonSerializerSettings JsonNetSettings = new() { MaxDepth = 1024 };
 
-    /// <summary>The data of a group of cases (a workload, or one W2 datum), made on first use
-    /// and released once the last of its cases has been timed (Program.Main): every full
-    /// collection (one before each repetition) walks the live heap, and with every earlier
-    /// workload's data kept (W3's 100,000 maps, W2's 32 MiB references and outputs) each one
-    /// cost ~0.27 s, more than the repetition after it.</summary>
+    /// <summary>The data of a workload (but W1's and W2's, below), made on first use and released once
+    /// the last of its cases has been timed (Program.Main): every full collection (one before
+    /// each repetition) walks the live objects, and with W3's 100,000 maps and their trees
+    /// kept to the end each one cost ~0.25 s (loaded VM), more than the repetition after
+    /// it.</summary>
     public sealed class Section
     {
         readonly List<Action> resets = new();
@@ -114,7 +114,13 @@ public static class Cells
             cells.Add(new Cell(w, c, impl, unit, units, op, verify, current));
 
         // --- W1 small_fields: the low-level writer and reader ------------------------------
-        current = new Section();
+        // W1's and W2's data are kept to the end (no section): W2's references and outputs,
+        // ~500 MB of byte arrays, and W1's million records cost a collection ~20 ms, and they
+        // keep the runtime's budget for large objects where the reference runs had it.
+        // Released, the cells that allocate large objects ran 15-100x slower, a full
+        // collection every few operations (W2 bin_1m_read_copy 22x with W1's released alone;
+        // docs/investigations.md, "Default mode").
+        current = null;
         int values = Data.Values(quick);
         var w1 = Lazy(() => Data.SmallFields(values));
         var w1ref = Ref("small_fields", "stream");
@@ -153,7 +159,6 @@ public static class Cells
         // --- W2 strings_binary ----------------------------------------------------------------
         foreach (var c in Data.StringsBinary(quick))
         {
-            current = new Section();
             var r = Ref("strings_binary", c.Name);
             foreach (var impl in new[] { Mpc, Nb })
             {
