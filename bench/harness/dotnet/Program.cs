@@ -237,8 +237,8 @@ public static class Timing
         // Warm-up, first part: a fixed time and number of calls (tier-0 code is counted and
         // promoted after 30 calls; loops inside a long operation go through OSR). The calls
         // stop counting after 3 x longOp (full mode), or longOp (default mode): an operation
-        // of 0.02-0.5 s makes millions of inner calls each, tiered up during the first ones,
-        // and the settling batches below wait for the JIT to be done.
+        // of 0.025-0.5 s (the W1, W2 and W3 streams) runs its inner loops hot during its first
+        // calls, and the settling batches below wait for the JIT to be done.
         long calls = 0;
         long t0 = Stopwatch.GetTimestamp();
         double elapsed;
@@ -258,7 +258,7 @@ public static class Timing
         // at most 8. Short batches agree by chance more often, so the default mode also waits
         // for a batch during which the JIT compiled nothing (JitInfo counts the methods
         // compiled at any tier, background tier-1 compilations included): at most 16 of them,
-        // still shorter than the full mode's 8, and no new one after 0.5 s (an operation of
+        // still shorter than the full mode's 8, and none begun after longOp (an operation of
         // 0.025 s or more is one call per batch: 16 of them took up to 8 s).
         if (!quick && perCall < longOp)
         {
@@ -266,7 +266,7 @@ public static class Timing
             double prev = Batch(op, small);
             for (int round = 0; round < (isShort ? 16 : 8); round++)
             {
-                if (isShort && Seconds(Stopwatch.GetTimestamp() - settle0) >= 0.5) break;
+                if (isShort && Seconds(Stopwatch.GetTimestamp() - settle0) >= longOp) break;
                 long jitted = System.Runtime.JitInfo.GetCompiledMethodCount();
                 double cur = Batch(op, small);
                 bool quiet = !isShort || System.Runtime.JitInfo.GetCompiledMethodCount() == jitted;
