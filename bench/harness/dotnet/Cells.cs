@@ -30,9 +30,26 @@ public static class Cells
     static readonly JsonSerializerOptions StjOptions = new() { MaxDepth = 1024 };
     static readonly JsonSerializerSettings JsonNetSettings = new() { MaxDepth = 1024 };
 
+    /// <summary>The data of a workload (but W1's and W2's, below), made on first use and released once
+    /// the last of its cases has been timed (Program.Main): every full collection (one before
+    /// each repetition) walks the live objects, and with W3's 100,000 maps and their trees
+    /// kept to the end each one cost ~0.25 s (loaded VM), more than the repetition after
+    /// it.</summary>
+    public sealed class Section
+    {
+        readonly List<Action> resets = new();
+        public void Add(Action reset) => resets.Add(reset);
+        public void Release() => resets.ForEach(r => r());
+    }
+
+    // The section being declared: Lazy and Reused register their reset in it, Add gives it to
+    // its cells.
+    static Section? current;
+
     static Func<T> Lazy<T>(Func<T> f) where T : class
     {
         T? v = null;
+        current?.Add(() => v = null);
         return () => v ??= f();
     }
 
@@ -45,6 +62,7 @@ public static class Cells
     static Func<ArrayBufferWriter<byte>> Reused(Func<byte[]> reference)
     {
         ArrayBufferWriter<byte>? o = null;
+        current?.Add(() => o = null);
         return () =>
         {
             o ??= new ArrayBufferWriter<byte>(reference().Length + 64);
@@ -93,9 +111,16 @@ public static class Cells
         var cells = new List<Cell>();
         Func<byte[]> Ref(string w, string c) => Lazy(() => File.ReadAllBytes(Path.Combine(refDir, w, c + ".msgpack")));
         void Add(string w, string c, string impl, string unit, long units, Func<long> op, Func<Verdict> verify) =>
-            cells.Add(new Cell(w, c, impl, unit, units, op, verify));
+            cells.Add(new Cell(w, c, impl, unit, units, op, verify, current));
 
         // --- W1 small_fields: the low-level writer and reader ------------------------------
+        // W1's and W2's data are kept to the end (no section): W2's references and outputs,
+        // ~500 MB of byte arrays, and W1's million records cost a collection ~20 ms, and they
+        // keep the runtime's budget for large objects where the reference runs had it.
+        // Released, the cells that allocate large objects ran 15-100x slower, a full
+        // collection every few operations (W2 bin_1m_read_copy 22x with W1's released alone;
+        // docs/investigations.md, "Default mode").
+        current = null;
         int values = Data.Values(quick);
         var w1 = Lazy(() => Data.SmallFields(values));
         var w1ref = Ref("small_fields", "stream");
@@ -187,6 +212,7 @@ public static class Cells
         }
 
         // --- W3 flat_maps: typed class (map mode) and the generic form -------------------------
+        current = new Section();
         int maps = Data.Maps(quick);
         var w3 = Lazy(() => Data.FlatMaps(maps));
         var w3trees = Lazy(() => w3().Select(m => (object?)m.Tree()).ToArray());
@@ -251,6 +277,7 @@ public static class Cells
         }
 
         // --- W4 deep_nesting -----------------------------------------------------------------
+        current = new Section();
         foreach (int n in Data.NestDepths)
         {
             var value = Lazy(() => Data.Nest(n));
@@ -259,6 +286,7 @@ public static class Cells
         }
 
         // --- W5 typed_objects: typed classes, map mode and array mode -----------------------------
+        current = new Section();
         var typedObjects = Typed.Objects();
         var trees = Data.TypedObjects();
         foreach (var (name, obj) in typedObjects)
@@ -269,6 +297,7 @@ public static class Cells
         }
 
         // --- W6 lua_bench: pack then unpack, generic ---------------------------------------------
+        current = new Section();
         foreach (var (name, v) in Data.LuaBench())
         {
             var r = Ref("lua_bench", name);
@@ -286,11 +315,13 @@ public static class Cells
         }
 
         // --- W7 documents, and the plain-map lists of the records case ---------------------------
+        current = new Section();
         foreach (var docs in new[] { Data.Documents(), Data.RecordsLists() })
             foreach (var (name, v) in docs)
                 GenericCells(Add, "documents", "encode_" + name, "decode_" + name, "op", () => v, Ref("documents", name),
                              json: !Data.HasBytes(v));
 
+        current = new Section();
         // W7 stream: a typed message class written message by message to a Stream, read back
         // from a Stream that delivers 64 KiB per Read.
         int count = Data.StreamCount(quick);
@@ -352,6 +383,7 @@ public static class Cells
                 ? new Verdict("same_values", $"reads mpk's stream, fed in 64 KiB chunks, to the same {count} messages ({api}; consumed synchronously)")
                 : new Verdict("wrong_values", "reads mpk's stream to other messages"));
         }
+        current = null;
         return cells;
     }
 

@@ -1,7 +1,7 @@
 // .NET harness of the mpk benchmark suite: MessagePack-CSharp, Nerdbank.MessagePack and the
 // JSON baselines Json.NET and System.Text.Json (versions pinned by packages.lock.json).
 //
-//   dotnet MpkBench.dll --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR]
+//   dotnet MpkBench.dll --ref DIR --out FILE [--quick] [--only SUBSTR,...] [--list] [--bytes-dir DIR] [--profile FILE]
 //   dotnet MpkBench.dll --ref DIR --check-generators [--quick]
 //
 // Generates every workload it can express exactly as BENCHMARKS.md defines it, verifies each
@@ -23,7 +23,8 @@ public sealed record Verdict(string Kind, string Text, long Size = -1, byte[]? E
 
 /// <summary>One cell: one (workload, case, implementation), its operation (returns something
 /// derived from the result, so that the JIT cannot drop the work) and its verification.</summary>
-public sealed record Cell(string Workload, string Case, string Impl, string Unit, long Units, Func<long> Op, Func<Verdict> Verify)
+public sealed record Cell(string Workload, string Case, string Impl, string Unit, long Units, Func<long> Op, Func<Verdict> Verify,
+                          Cells.Section? Section = null)
 {
     public string Id => $"{Workload}/{Case}/{Impl}";
 }
@@ -34,7 +35,7 @@ public static class Program
 
     public static int Main(string[] args)
     {
-        string? refDir = null, outPath = null, bytesDir = null, only = "";
+        string? refDir = null, outPath = null, bytesDir = null, profilePath = null, only = "";
         bool quick = false, list = false, checkGenerators = false;
         for (int k = 0; k < args.Length; k++)
         {
@@ -43,6 +44,7 @@ public static class Program
                 case "--ref": refDir = args[++k]; break;
                 case "--out": outPath = args[++k]; break;
                 case "--bytes-dir": bytesDir = args[++k]; break;
+                case "--profile": profilePath = args[++k]; break;
                 case "--only": only = args[++k]; break;
                 case "--quick": quick = true; break;
                 case "--list": list = true; break;
@@ -67,17 +69,32 @@ public static class Program
         using var csv = new StreamWriter(outPath, false, new UTF8Encoding(false)) { NewLine = "\n" };
         csv.WriteLine("workload,case,implementation,language,version,unit,ns_per_unit,spread_pct,repetitions,"
                       + "noisy,verdict,verification,encoded_bytes,alloc_bytes_per_op,allocs_per_op,repetitions_ns");
+        var inv = System.Globalization.CultureInfo.InvariantCulture;
+        // --profile FILE: seconds per phase of each cell (verification, warm-up, settling
+        // batches, repetitions, the collections before them), as the JavaScript harness's.
+        using var prof = profilePath is null ? null : new StreamWriter(profilePath, false, new UTF8Encoding(false)) { NewLine = "\n" };
+        prof?.WriteLine("cell,verify_s,warmup_s,settle_s,reps_s,repetitions,batch,gc_s");
+        var verifySeconds = new Dictionary<Cell, double>();
         // The cells of one case (workload/case), in the order listed: verified one by one, then
         // timed together, their repetitions interleaved (Timing.Interleave).
-        var inv = System.Globalization.CultureInfo.InvariantCulture;
-        foreach (var group in todo.GroupBy(c => (c.Workload, c.Case)))
+        var groups = todo.GroupBy(c => (c.Workload, c.Case)).ToList();
+        // Each section's data is released after the last group holding one of its cells (with
+        // --only, of the cells selected).
+        var lastGroup = new Dictionary<Cells.Section, int>();
+        for (int g = 0; g < groups.Count; g++)
+            foreach (var c in groups[g])
+                if (c.Section is not null) lastGroup[c.Section] = g;
+        for (int g = 0; g < groups.Count; g++)
         {
+            var group = groups[g];
             var results = new List<(Cell Cell, Verdict V, string Text, Timing.Timed? T)>();
             foreach (var c in group)
             {
                 Verdict v;
+                long v0 = Stopwatch.GetTimestamp();
                 try { v = c.Verify(); }
                 catch (Exception e) { v = new Verdict("error", $"{e.GetType().Name}: {e.Message}"); }
+                verifySeconds[c] = Stopwatch.GetElapsedTime(v0).TotalSeconds;
                 string text = v.Text;
                 if (v.Kind == "different_bytes" && v.Encoded is not null && bytesDir is not null)
                 {
@@ -105,6 +122,12 @@ public static class Program
                     samples = string.Join(" ", t.Samples.Select(x => x.ToString("F4", inv)));
                 }
                 else failed++;
+                prof?.WriteLine(string.Join(",", new[]
+                {
+                    c.Id, verifySeconds[c].ToString("F4", inv), (t?.WarmupSeconds ?? 0).ToString("F4", inv),
+                    (t?.SettleSeconds ?? 0).ToString("F4", inv), (t?.RepSeconds ?? 0).ToString("F4", inv),
+                    (t?.Samples.Count ?? 0).ToString(), (t?.Batch ?? 0).ToString(), (t?.GcSeconds ?? 0).ToString("F4", inv),
+                }));
                 csv.WriteLine(string.Join(",", new[]
                 {
                     c.Workload, c.Case, c.Impl, Language, Versions.Of(c.Impl), c.Unit, median, spread, reps, noisy,
@@ -113,6 +136,8 @@ public static class Program
                 csv.Flush();
                 Console.WriteLine($"CELL {c.Id} {v.Kind}");
             }
+            foreach (var (section, last) in lastGroup)
+                if (last == g) section.Release();
         }
         return failed > 0 ? 1 : 0;
     }
@@ -176,6 +201,11 @@ public static class Timing
         public int Reps { get; } = reps;
         public List<double> Samples { get; } = new();
         public long Allocated { get; set; }
+        // --profile: seconds of the warm-up's two parts, the repetitions, their collections.
+        public double WarmupSeconds { get; set; }
+        public double SettleSeconds { get; set; }
+        public double RepSeconds { get; set; }
+        public double GcSeconds { get; set; }
 
         /// <summary>Median, range % ((max - min) / median; the runner computes the robust
         /// spread from the samples), repetitions, bytes allocated per unit.</summary>
@@ -205,17 +235,22 @@ public static class Timing
         // mode from 0.5 s, as the JavaScript harness: a 20-minute run).
         double longOp = isShort ? 0.5 : LongOp;
         // Warm-up, first part: a fixed time and number of calls (tier-0 code is counted and
-        // promoted after 30 calls; loops inside a long operation go through OSR).
+        // promoted after 30 calls; loops inside a long operation go through OSR). The calls
+        // stop counting after 3 x longOp (full mode), or longOp (default mode): an operation
+        // of 0.025-0.5 s (the W1, W2 and W3 streams) runs its inner loops hot during its first
+        // calls, and the settling batches below wait for the JIT to be done.
         long calls = 0;
         long t0 = Stopwatch.GetTimestamp();
         double elapsed;
+        double callsCap = isShort ? longOp : longOp * 3;
         do
         {
             sink += op();
             calls++;
             elapsed = Seconds(Stopwatch.GetTimestamp() - t0);
-        } while (elapsed < warm || (calls < minCalls && elapsed < longOp * 3));
+        } while (elapsed < warm || (calls < minCalls && elapsed < callsCap));
         double perCall = elapsed / calls;
+        long settle0 = Stopwatch.GetTimestamp();
         long batch = Math.Max(1, (long)(target / perCall));
         if (perCall >= longOp) reps = 3;
         // Second part (full and default modes): batches until two in a row agree within 2%
@@ -223,13 +258,15 @@ public static class Timing
         // at most 8. Short batches agree by chance more often, so the default mode also waits
         // for a batch during which the JIT compiled nothing (JitInfo counts the methods
         // compiled at any tier, background tier-1 compilations included): at most 16 of them,
-        // still shorter than the full mode's 8.
+        // still shorter than the full mode's 8, and none begun after longOp (an operation of
+        // 0.025 s or more is one call per batch: 16 of them took up to 8 s).
         if (!quick && perCall < longOp)
         {
             long small = Math.Max(1, batch / 2);
             double prev = Batch(op, small);
             for (int round = 0; round < (isShort ? 16 : 8); round++)
             {
+                if (isShort && Seconds(Stopwatch.GetTimestamp() - settle0) >= longOp) break;
                 long jitted = System.Runtime.JitInfo.GetCompiledMethodCount();
                 double cur = Batch(op, small);
                 bool quiet = !isShort || System.Runtime.JitInfo.GetCompiledMethodCount() == jitted;
@@ -237,16 +274,19 @@ public static class Timing
                 prev = cur;
             }
         }
-        return new Timed(op, units, batch, reps);
+        return new Timed(op, units, batch, reps) { WarmupSeconds = elapsed, SettleSeconds = Stopwatch.GetElapsedTime(settle0).TotalSeconds };
     }
 
     /// <summary>One repetition, after a full collection.</summary>
     public static void Rep(Timed t)
     {
+        long c0 = Stopwatch.GetTimestamp();
         GC.Collect();
         GC.WaitForPendingFinalizers();
+        t.GcSeconds += Stopwatch.GetElapsedTime(c0).TotalSeconds;
         long a0 = GC.GetAllocatedBytesForCurrentThread();
         double s = Batch(t.Op, t.Batch);
+        t.RepSeconds += s;
         t.Allocated += GC.GetAllocatedBytesForCurrentThread() - a0;
         t.Samples.Add(s * 1e9 / (t.Batch * t.Units));
     }
