@@ -137,6 +137,49 @@ TEST(Buffer, PutByteGrowsAndAppends) {
   EXPECT_EQ(buf.data()[2], std::byte{0x92});
 }
 
+// The buffer keeps its place as pointers into its memory: after every growth (realloc may
+// move the block), copy, move, clear and truncate, the next byte lands right after the last
+// one, in the buffer's current memory, and room() is what capacity() and size() say.
+TEST(Buffer, CursorFollowsItsMemory) {
+  mpk::buffer buf(mpk::growth_policy{mpk::growth::exact});
+  std::vector<std::byte> expected;
+  for (int i = 0; i < 300; ++i) {  // exact growth: a reallocation for every byte
+    ASSERT_TRUE(buf.put_byte(static_cast<std::uint8_t>(i)));
+    expected.push_back(static_cast<std::byte>(i));
+    ASSERT_EQ(buf.prepare(1) - buf.data(), static_cast<std::ptrdiff_t>(buf.size()));
+    ASSERT_EQ(buf.room(), buf.capacity() - buf.size());
+  }
+  ASSERT_EQ(buf.size(), expected.size());
+  EXPECT_EQ(std::memcmp(buf.data(), expected.data(), expected.size()), 0);
+
+  mpk::buffer copy = buf;
+  ASSERT_TRUE(copy.put_byte(0xaa));
+  EXPECT_EQ(copy.size(), 301u);
+  EXPECT_EQ(copy.data()[300], std::byte{0xaa});
+  EXPECT_EQ(buf.size(), 300u);  // the original is untouched
+  EXPECT_EQ(std::memcmp(copy.data(), expected.data(), expected.size()), 0);
+
+  mpk::buffer moved = std::move(copy);
+  ASSERT_TRUE(moved.put_byte(0xbb));
+  EXPECT_EQ(moved.size(), 302u);
+  EXPECT_EQ(moved.data()[301], std::byte{0xbb});
+
+  moved.truncate(2);
+  ASSERT_TRUE(moved.put_byte(0xcc));
+  EXPECT_EQ(moved.size(), 3u);
+  EXPECT_EQ(moved.data()[2], std::byte{0xcc});
+  moved.clear();
+  EXPECT_EQ(moved.room(), moved.capacity());
+  ASSERT_TRUE(moved.put_byte(0xdd));
+  EXPECT_EQ(moved.data()[0], std::byte{0xdd});
+
+  moved.release();
+  EXPECT_EQ(moved.room(), 0u);
+  ASSERT_TRUE(moved.put_byte(0xee));
+  EXPECT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved.data()[0], std::byte{0xee});
+}
+
 TEST(SpanSink, PutByteStopsAtTheEnd) {
   std::array<std::byte, 3> memory{std::byte{7}, std::byte{7}, std::byte{7}};
   mpk::span_sink out(std::span<std::byte>(memory).first(2));
@@ -159,8 +202,14 @@ TEST(SpanSink, RefusesWhatDoesNotFit) {
   EXPECT_FALSE(out.append(bytes.data(), 2));
   EXPECT_EQ(out.size(), 3u);
   EXPECT_EQ(out.capacity(), 4u);
+  EXPECT_EQ(out.room(), 1u);
+  out.truncate(1);
+  EXPECT_EQ(out.room(), 3u);
+  EXPECT_TRUE(out.put_byte(9));
+  EXPECT_EQ(memory[1], std::byte{9});
   out.clear();
   EXPECT_EQ(out.size(), 0u);
+  EXPECT_EQ(out.room(), 4u);
 }
 
 }  // namespace

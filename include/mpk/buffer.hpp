@@ -57,7 +57,7 @@ bool append_in_one_block(Sink& sink, const std::byte* p, std::size_t n) noexcept
 
 /// A byte of output as a type of its own, for put_byte() of buffer and span_sink. A store
 /// through std::byte or unsigned char may alias any object, so after it the compiler reloads
-/// the sink's size, capacity and data pointer; a store of an `out_byte` (an enumeration, not
+/// the sink's cursor and limit; a store of an `out_byte` (an enumeration, not
 /// a character type) does not alias them (type-based alias analysis), and they stay in
 /// registers from one byte to the next. It creates an out_byte object in the output's
 /// storage (placement new: memory from malloc, or an array of std::byte), which is read back
@@ -99,53 +99,54 @@ class MPK_API buffer {
   buffer& operator=(buffer&& other) noexcept;
   ~buffer();
 
-  std::byte* data() noexcept { return data_; }
-  const std::byte* data() const noexcept { return data_; }
-  std::size_t size() const noexcept { return size_; }
-  std::size_t capacity() const noexcept { return capacity_; }
-  bool empty() const noexcept { return size_ == 0; }
+  std::byte* data() noexcept { return begin_; }
+  const std::byte* data() const noexcept { return begin_; }
+  std::size_t size() const noexcept { return static_cast<std::size_t>(cursor_ - begin_); }
+  std::size_t capacity() const noexcept { return static_cast<std::size_t>(limit_ - begin_); }
+  bool empty() const noexcept { return cursor_ == begin_; }
   /// Bytes that can be written before the buffer has to grow (capacity() - size()).
-  std::size_t room() const noexcept { return capacity_ - size_; }
+  std::size_t room() const noexcept { return static_cast<std::size_t>(limit_ - cursor_); }
   /// The bytes written so far.
-  std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  std::span<const std::byte> bytes() const noexcept { return {begin_, size()}; }
   operator std::span<const std::byte>() const noexcept { return bytes(); }  // NOLINT
 
   growth_policy policy() const noexcept { return policy_; }
   void set_policy(growth_policy policy) noexcept { policy_ = policy; }
 
   /// Forgets the contents and keeps the capacity, for reuse with the next message.
-  void clear() noexcept { size_ = 0; }
+  void clear() noexcept { cursor_ = begin_; }
   /// Makes the capacity at least `n` bytes; returns false if the allocation failed.
   bool reserve(std::size_t n) noexcept;
   /// Cuts the contents to `n` bytes (no effect when `n >= size()`).
-  void truncate(std::size_t n) noexcept { size_ = n < size_ ? n : size_; }
+  void truncate(std::size_t n) noexcept {
+    if (n < size()) cursor_ = begin_ + n;
+  }
   /// Frees the memory; the buffer is empty with capacity 0 and can be used again.
   void release() noexcept;
 
   // --- sink interface ---
   std::byte* prepare(std::size_t n) noexcept {
-    if (capacity_ - size_ >= n) [[likely]] {
-      // Room for n >= 1 bytes means memory is allocated (capacity_ > 0 only with data_, an
-      // invariant of every member that sets them): telling the compiler lets the
+    if (room() >= n) [[likely]] {
+      // Room for n >= 1 bytes means memory is allocated (a cursor is null only with no
+      // memory, an invariant of every member that sets it): telling the compiler lets the
       // writer drop its null test after each reservation of a known size.
-      if (n != 0 && data_ == nullptr) __builtin_unreachable();
-      return data_ + size_;
+      if (n != 0 && cursor_ == nullptr) __builtin_unreachable();
+      return cursor_;
     }
     return grow_for(n);
   }
-  void commit(std::size_t n) noexcept { size_ += n; }
+  void commit(std::size_t n) noexcept { cursor_ += n; }
   /// Appends one byte: prepare(1), the store, commit(1) in one (false, with nothing written,
   /// when there is no room). The writer's path for its one-byte values and headers (fixints,
-  /// fixarray, nil, ...). The pointer is formed after the growth test, not taken from
-  /// prepare(), so that the store addresses data + size directly, and the byte is stored as
-  /// a detail::out_byte, so that size, capacity and data pointer need no reload after it: a
-  /// run of one-byte writes (W4 build) keeps them in registers.
+  /// fixarray, nil, ...). The byte is stored as a detail::out_byte, so that the cursor and
+  /// limit need no reload after it: a run of one-byte writes (W4 build) keeps them in
+  /// registers.
   MPK_ALWAYS_INLINE bool put_byte(std::uint8_t b) noexcept {
-    if (capacity_ == size_) [[unlikely]] {
+    if (cursor_ == limit_) [[unlikely]] {
       if (grow_for(1) == nullptr) return false;
     }
-    detail::store_out_byte(data_ + size_, b);
-    ++size_;
+    detail::store_out_byte(cursor_, b);
+    ++cursor_;
     return true;
   }
   bool append(const std::byte* p, std::size_t n) noexcept {
@@ -156,9 +157,13 @@ class MPK_API buffer {
  private:
   std::byte* grow_for(std::size_t n) noexcept;  // cold path, in src/buffer.cpp
 
-  std::byte* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::size_t capacity_ = 0;
+  // The memory is [begin_, limit_), the bytes written [begin_, cursor_); all three null
+  // before the first allocation. Pointers rather than a size and a capacity: a reservation
+  // returns the cursor as it is and a commit moves it, with no address to form from a base
+  // and an offset (W2 writes of 1 KiB, W1 writes; docs/investigations.md, "W2 1 KiB").
+  std::byte* begin_ = nullptr;
+  std::byte* cursor_ = nullptr;
+  std::byte* limit_ = nullptr;
   growth_policy policy_{};
 };
 
@@ -172,27 +177,30 @@ class MPK_API buffer {
 ///     mpk::writer w(out);
 class span_sink {
  public:
-  explicit span_sink(std::span<std::byte> memory) noexcept : memory_(memory) {}
+  explicit span_sink(std::span<std::byte> memory) noexcept
+      : begin_(memory.data()), cursor_(memory.data()), limit_(memory.data() + memory.size()) {}
 
-  std::byte* data() const noexcept { return memory_.data(); }
-  std::size_t size() const noexcept { return size_; }
-  std::size_t capacity() const noexcept { return memory_.size(); }
-  std::span<const std::byte> bytes() const noexcept { return memory_.first(size_); }
-  void clear() noexcept { size_ = 0; }
+  std::byte* data() const noexcept { return begin_; }
+  std::size_t size() const noexcept { return static_cast<std::size_t>(cursor_ - begin_); }
+  std::size_t capacity() const noexcept { return static_cast<std::size_t>(limit_ - begin_); }
+  /// Bytes that can still be written (capacity() - size()).
+  std::size_t room() const noexcept { return static_cast<std::size_t>(limit_ - cursor_); }
+  std::span<const std::byte> bytes() const noexcept { return {begin_, size()}; }
+  void clear() noexcept { cursor_ = begin_; }
   /// Cuts the contents to `n` bytes (no effect when `n >= size()`).
-  void truncate(std::size_t n) noexcept { size_ = n < size_ ? n : size_; }
-
-  std::byte* prepare(std::size_t n) noexcept {
-    return memory_.size() - size_ >= n ? memory_.data() + size_ : nullptr;
+  void truncate(std::size_t n) noexcept {
+    if (n < size()) cursor_ = begin_ + n;
   }
-  void commit(std::size_t n) noexcept { size_ += n; }
+
+  std::byte* prepare(std::size_t n) noexcept { return room() >= n ? cursor_ : nullptr; }
+  void commit(std::size_t n) noexcept { cursor_ += n; }
   /// Appends one byte (false, with nothing written, when there is no room): as
   /// buffer::put_byte.
   MPK_ALWAYS_INLINE bool put_byte(std::uint8_t b) noexcept {
-    if (memory_.size() == size_) [[unlikely]]
+    if (cursor_ == limit_) [[unlikely]]
       return false;
-    detail::store_out_byte(memory_.data() + size_, b);
-    ++size_;
+    detail::store_out_byte(cursor_, b);
+    ++cursor_;
     return true;
   }
   bool append(const std::byte* p, std::size_t n) noexcept {
@@ -201,8 +209,10 @@ class span_sink {
   errc failure() const noexcept { return errc::buffer_full; }
 
  private:
-  std::span<std::byte> memory_;
-  std::size_t size_ = 0;
+  // As mpk::buffer's: [begin_, limit_) the memory, [begin_, cursor_) the bytes written.
+  std::byte* begin_;
+  std::byte* cursor_;
+  std::byte* limit_;
 };
 
 /// A sink that stages bytes in a bounded buffer and hands them to a target when it fills,
@@ -237,8 +247,8 @@ class MPK_API stream_sink {
   std::size_t total_size() const noexcept { return flushed_ + staging_.size(); }
 
   std::byte* prepare(std::size_t n) noexcept {
-    if (staging_.capacity() - staging_.size() >= n) [[likely]]
-      return staging_.data() + staging_.size();
+    if (staging_.room() >= n) [[likely]]
+      return staging_.prepare(n);
     return make_room(n);
   }
   void commit(std::size_t n) noexcept { staging_.commit(n); }

@@ -113,7 +113,9 @@ inline std::byte* put_float32(std::byte* p, float v) noexcept {
   return put_head(p, head<4>{marker::float32}, std::bit_cast<std::uint32_t>(v));
 }
 
-inline std::byte* put_str(std::byte* p, std::string_view s) noexcept {
+// (Forced inline: the codec writes a struct's strings with it, and GCC left it as a call in
+// structs of several strings, W5 serialize_beer_*.)
+MPK_ALWAYS_INLINE std::byte* put_str(std::byte* p, std::string_view s) noexcept {
   const std::size_t n = s.size();
   return str_head(n, false, [&](auto h) MPK_HEAD_LAMBDA {
     if constexpr (decltype(h)::fits) {
@@ -465,7 +467,10 @@ class writer {
   // Cold but not noinline: passing `this` to an out-of-line function would let the writer's
   // address escape, and every byte stored through the sink's pointer would then force a
   // reload of its state (a few percent on a loop of one-byte writes like W4 build).
-  [[gnu::cold]] void fail(errc code) noexcept {
+  [[gnu::cold]] void fail(errc code) noexcept { fail_inline(code); }
+  /// fail() forced inline, for put_header's one-byte path: GCC leaves a cold function of the
+  /// writer as a call there, and then reloads the sink's cursor after each store (W4 build).
+  MPK_ALWAYS_INLINE void fail_inline(errc code) noexcept {
     if (error_.code == errc::ok) error_ = {code, detail::sink_position(*out_)};
   }
 
@@ -497,7 +502,7 @@ class writer {
       if (!ok()) [[unlikely]]
         return;
       if (!out_->put_byte(h.marker)) [[unlikely]]
-        fail(out_->failure());
+        fail_inline(out_->failure());
     } else {
       std::byte* p = reserve(H::size);
       if (p == nullptr) [[unlikely]]

@@ -256,21 +256,34 @@ struct struct_codec {
   static constexpr std::size_t count = L::count;
   using seen_set = field_set<count>;
 
+ private:
+  template <std::size_t I>
+  using member_type =
+      std::remove_cvref_t<decltype(L::template member<I>(std::declval<const T&>()))>;
+
+  /// True when every field's codec can write straight into reserved room (scalars, strings).
+  template <std::size_t... I>
+  static constexpr bool all_direct(std::index_sequence<I...>) noexcept {
+    return (requires(const member_type<I>& m, std::byte* p) {
+      codec<member_type<I>>::direct_size(m);
+      codec<member_type<I>>::put_direct(p, m);
+    } && ...);
+  }
+  static constexpr bool writes_directly =
+      count != 0 && all_direct(std::make_index_sequence<count>{});
+
+ public:
+  /// Writes `v`. A struct of scalars and strings (one reservation, see write_direct) is
+  /// written inline at the call: out of line, the call passes the writer's address, and every
+  /// later store through the sink's cursor makes the caller reload it (W5
+  /// serialize_*, W7 encode_*_records; docs/investigations.md, "W2 1 KiB").
   template <class S>
-  static void write(writer<S>& w, const T& v) noexcept {
-    if constexpr (L::has_str8_key) {
-      if (w.options().old_spec) [[unlikely]]
-        return write_old_spec(w, v, std::make_index_sequence<count>{});
-    }
-    if constexpr (count == 0) {
-      w.write_raw(L::encoded.first);
-    } else {
-      if constexpr (all_direct(std::make_index_sequence<count>{})) {
-        if (write_direct(w, v, std::make_index_sequence<count>{})) [[likely]]
-          return;
-      }
-      write_fields(w, v, std::make_index_sequence<count>{});
-    }
+  requires(writes_directly) MPK_ALWAYS_INLINE static void write(writer<S>& w, const T& v) noexcept {
+    write_any(w, v);
+  }
+  template <class S>
+  requires(!writes_directly) static void write(writer<S>& w, const T& v) noexcept {
+    write_any(w, v);
   }
 
   static constexpr wire_types wire = wire_of(L::map_mode ? type::map : type::array);
@@ -294,9 +307,22 @@ struct struct_codec {
   }
 
  private:
-  template <std::size_t I>
-  using member_type =
-      std::remove_cvref_t<decltype(L::template member<I>(std::declval<const T&>()))>;
+  template <class S>
+  MPK_ALWAYS_INLINE static void write_any(writer<S>& w, const T& v) noexcept {
+    if constexpr (L::has_str8_key) {
+      if (w.options().old_spec) [[unlikely]]
+        return write_old_spec(w, v, std::make_index_sequence<count>{});
+    }
+    if constexpr (count == 0) {
+      w.write_raw(L::encoded.first);
+    } else {
+      if constexpr (writes_directly) {
+        if (write_direct(w, v, std::make_index_sequence<count>{})) [[likely]]
+          return;
+      }
+      write_fields(w, v, std::make_index_sequence<count>{});
+    }
+  }
 
  public:
   /// A struct reads as a new one (see reads_as_new_v) when all its members do: under
@@ -306,15 +332,6 @@ struct struct_codec {
                                        members_read_as_new<L, T>(std::make_index_sequence<count>{});
 
  private:
-  /// True when every field's codec can write straight into reserved room (scalars, strings).
-  template <std::size_t... I>
-  static constexpr bool all_direct(std::index_sequence<I...>) noexcept {
-    return (requires(const member_type<I>& m, std::byte* p) {
-      codec<member_type<I>>::direct_size(m);
-      codec<member_type<I>>::put_direct(p, m);
-    } && ...);
-  }
-
   /// A struct of scalars and strings with one reservation: its constant bytes and values
   /// written through a pointer, one commit. False (nothing written) when the writer has an
   /// error or options that change the bytes (old-spec, a float32 policy), when the bound is
